@@ -1,0 +1,30 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// Settings every target shares: Swift 6 language mode is the tools-version default; these add the
+/// upcoming features the code base is written against.
+let sharedSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "Streams",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "Streams", targets: ["Streams"]),
+        .library(name: "StreamsTesting", targets: ["StreamsTesting"]),
+        .executable(name: "streams-demo", targets: ["StreamsDemo"]),
+    ],
+    targets: [
+        .target(name: "Streams", swiftSettings: sharedSettings),
+        .target(name: "StreamsTesting", dependencies: ["Streams"], swiftSettings: sharedSettings),
+        .executableTarget(name: "StreamsDemo", dependencies: ["Streams"], swiftSettings: sharedSettings),
+        .testTarget(
+            name: "StreamsTests", dependencies: ["Streams", "StreamsTesting"], swiftSettings: sharedSettings),
+        .testTarget(
+            name: "StreamsTestingTests", dependencies: ["Streams", "StreamsTesting"],
+            swiftSettings: sharedSettings),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,92 @@
+
+/// A type-erasing cancellable object that executes a provided closure when cancelled.
+///
+/// An `AnyCancellable` cancels what it wraps when it is deinitialized, so keeping it alive keeps the
+/// subscription alive. Store it, typically with `store(in:)`, for as long as you want values.
+///
+/// ```swift
+/// var cancellables = Set<AnyCancellable>()
+/// subject.sink { print($0) }.store(in: &cancellables)
+/// cancellables.removeAll()  // cancels the subscription
+/// ```
+///
+/// Cancelling is thread-safe and happens at most once, whichever of ``cancel()`` and `deinit` comes
+/// first.
+public final class AnyCancellable: Cancellable, Hashable {
+    /// What to run on cancellation: a closure, or a cancellable kept without wrapping it in a closure.
+    @usableFromInline
+    enum Action {
+        case closure(() -> Void)
+        case cancellable(any Cancellable)
+    }
+
+    @usableFromInline
+    let lock = Lock()
+
+    /// Guarded by `lock`; `nil` once cancelled.
+    @usableFromInline
+    var action: Action?
+
+    /// Creates a cancellable object that runs the given closure on cancellation.
+    ///
+    /// - Parameter cancel: The closure to run when ``cancel()`` is called or the object is released.
+    @inlinable
+    public init(_ cancel: @escaping () -> Void) {
+        action = .closure(cancel)
+    }
+
+    /// Creates a cancellable object that cancels the given cancellable on cancellation.
+    ///
+    /// - Parameter canceller: The instance to cancel when ``cancel()`` is called or the object is
+    ///   released.
+    @inlinable
+    public init<C: Cancellable>(_ canceller: C) {
+        action = .cancellable(canceller)
+    }
+
+    deinit {
+        run(action)
+    }
+
+    /// Cancels the activity, once; later calls do nothing.
+    @inlinable
+    public func cancel() {
+        run(lock.withLock { action.take() })
+    }
+
+    @inlinable
+    func run(_ action: Action?) {
+        switch action {
+        case .closure(let cancel): cancel()
+        case .cancellable(let cancellable): cancellable.cancel()
+        case nil: break
+        }
+    }
+
+    /// Stores this instance in the specified collection.
+    ///
+    /// - Parameter collection: The collection in which to store this ``AnyCancellable``.
+    @inlinable
+    public final func store<C: RangeReplaceableCollection>(in collection: inout C)
+    where C.Element == AnyCancellable {
+        collection.append(self)
+    }
+
+    /// Stores this instance in the specified set.
+    ///
+    /// - Parameter set: The set in which to store this ``AnyCancellable``.
+    @inlinable
+    public final func store(in set: inout Set<AnyCancellable>) {
+        set.insert(self)
+    }
+
+    /// Returns whether two values are the same instance.
+    public static func == (lhs: AnyCancellable, rhs: AnyCancellable) -> Bool {
+        lhs === rhs
+    }
+
+    /// Hashes the instance's identity.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(self))
+    }
+}

@@ -1,0 +1,168 @@
+extension Subscribers {
+    /// A simple subscriber that requests an unlimited number of values upon subscription.
+    ///
+    /// A sink calls ``receiveValue`` for each value and ``receiveCompletion`` once at the end. When it
+    /// completes or is cancelled it lets go of both closures and of its subscription, which breaks the
+    /// reference cycles that closures capturing their owner would otherwise form.
+    ///
+    /// ```swift
+    /// let cancellable = [1, 2].publisher.sink(
+    ///     receiveCompletion: { print("completion: \($0)") },
+    ///     receiveValue: { print("value: \($0)") })
+    /// // Prints:
+    /// // value: 1
+    /// // value: 2
+    /// // completion: finished
+    /// ```
+    public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible
+    {
+        @usableFromInline
+        let lock = Lock()
+
+        /// Guarded by `lock`.
+        @usableFromInline
+        var status = SubscriptionStatus.awaitingSubscription
+
+        /// Guarded by `lock`.
+        @usableFromInline
+        var valueHandler: ((Input) -> Void)?
+
+        /// Guarded by `lock`.
+        @usableFromInline
+        var completionHandler: ((Subscribers.Completion<Failure>) -> Void)?
+
+        /// The closure to execute on receipt of a value; a no-op once the sink has completed or been
+        /// cancelled.
+        public var receiveValue: (Input) -> Void {
+            lock.withLock { valueHandler } ?? { _ in }
+        }
+
+        /// The closure to execute on completion; a no-op once the sink has completed or been cancelled.
+        public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
+            lock.withLock { completionHandler } ?? { _ in }
+        }
+
+        /// Initializes a sink with the provided closures.
+        ///
+        /// - Parameters:
+        ///   - receiveCompletion: The closure to execute on completion.
+        ///   - receiveValue: The closure to execute on receipt of a value.
+        @inlinable
+        public init(
+            receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+            receiveValue: @escaping (Input) -> Void
+        ) {
+            valueHandler = receiveValue
+            completionHandler = receiveCompletion
+        }
+
+        /// Stores the subscription and requests an unlimited number of values; a second subscription is
+        /// cancelled.
+        @inlinable
+        public func receive(subscription: any Subscription) {
+            let accepted = lock.withLock {
+                guard case .awaitingSubscription = status else { return false }
+                status = .subscribed(subscription)
+                return true
+            }
+            if accepted {
+                subscription.request(.unlimited)
+            } else {
+                subscription.cancel()
+            }
+        }
+
+        /// Calls ``receiveValue`` with the value.
+        @inlinable
+        public func receive(_ value: Input) -> Subscribers.Demand {
+            let handler = lock.withLock { valueHandler }
+            handler?(value)
+            return .none
+        }
+
+        /// Calls ``receiveCompletion`` and releases the closures and the subscription.
+        @inlinable
+        public func receive(completion: Subscribers.Completion<Failure>) {
+            let handler = lock.withLock {
+                status = .terminal
+                valueHandler = nil
+                return completionHandler.take()
+            }
+            handler?(completion)
+        }
+
+        /// Cancels the subscription and releases the closures.
+        @inlinable
+        public func cancel() {
+            let (subscription, handlers) = lock.withLock {
+                let subscription = status.subscription
+                status = .terminal
+                let handlers = (valueHandler.take(), completionHandler.take())
+                return (subscription, handlers)
+            }
+            withExtendedLifetime(handlers) {
+                subscription?.cancel()
+            }
+        }
+
+        /// `Sink`, as Combine names it.
+        public var description: String { "Sink" }
+
+        /// A mirror with no children.
+        public var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+
+        /// The same as ``description``.
+        public var playgroundDescription: Any { description }
+    }
+}
+
+extension Publisher {
+    /// Attaches a subscriber with closure-based behaviour.
+    ///
+    /// The subscriber requests an unlimited number of values. Keep the returned ``AnyCancellable`` for
+    /// as long as you want the values; releasing it cancels the subscription.
+    ///
+    /// ```swift
+    /// let cancellable = [1, 2, 3].publisher
+    ///     .sink(receiveCompletion: { print("completion: \($0)") },
+    ///           receiveValue: { print("value: \($0)") })
+    /// // Prints:
+    /// // value: 1
+    /// // value: 2
+    /// // value: 3
+    /// // completion: finished
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - receiveCompletion: The closure to execute on completion.
+    ///   - receiveValue: The closure to execute on receipt of a value.
+    /// - Returns: A cancellable instance, which you use when you end assignment of the received value.
+    @inlinable
+    public func sink(
+        receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+        receiveValue: @escaping (Output) -> Void
+    ) -> AnyCancellable {
+        let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
+        subscribe(sink)
+        return AnyCancellable(sink)
+    }
+}
+
+extension Publisher where Failure == Never {
+    /// Attaches a subscriber with closure-based behaviour to a publisher that never fails.
+    ///
+    /// ```swift
+    /// let cancellable = [1, 2].publisher.sink { print($0) }
+    /// // Prints:
+    /// // 1
+    /// // 2
+    /// ```
+    ///
+    /// - Parameter receiveValue: The closure to execute on receipt of a value.
+    /// - Returns: A cancellable instance, which you use when you end assignment of the received value.
+    @inlinable
+    public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
+        sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
+    }
+}
