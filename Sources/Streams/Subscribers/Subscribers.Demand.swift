@@ -227,30 +227,6 @@ extension Subscribers {
             rhs.max != lhs
         }
 
-        /// Returns whether a demand equals an optional count, where `nil` stands for ``unlimited``.
-        @inlinable
-        public static func == (lhs: Demand, rhs: Int?) -> Bool {
-            lhs.max == rhs
-        }
-
-        /// Returns whether a demand differs from an optional count, where `nil` stands for ``unlimited``.
-        @inlinable
-        public static func != (lhs: Demand, rhs: Int?) -> Bool {
-            lhs.max != rhs
-        }
-
-        /// Returns whether an optional count, where `nil` stands for ``unlimited``, equals a demand.
-        @inlinable
-        public static func == (lhs: Int?, rhs: Demand) -> Bool {
-            rhs.max == lhs
-        }
-
-        /// Returns whether an optional count, where `nil` stands for ``unlimited``, differs from a demand.
-        @inlinable
-        public static func != (lhs: Int?, rhs: Demand) -> Bool {
-            rhs.max != lhs
-        }
-
         // MARK: Codable
 
         /// Decodes a demand from its raw count.

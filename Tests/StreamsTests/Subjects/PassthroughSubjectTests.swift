@@ -1,28 +1,277 @@
+import Dispatch
 import Streams
 import StreamsTesting
+import Synchronization
 import Testing
 
 @Suite struct PassthroughSubjectTests {
     @Test func deliversValuesThenCompletionInOrder() {
         let subject = PassthroughSubject<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()
+        subject.send(0)
         subject.subscribe(subscriber)
         subject.send(1)
         subject.send(2)
         subject.send(completion: .finished)
         subject.send(3)
+        subject.send(completion: .finished)
         #expect(subscriber.events == [.subscription, .value(1), .value(2), .completion(.finished)])
     }
 
-    @Test func pipelineOfMapFilterRemoveDuplicates() {
+    @Test func deliversFailure() {
+        let subject = PassthroughSubject<Int, TestError>()
+        let subscriber = TestSubscriber<Int, TestError>()
+        subject.subscribe(subscriber)
+        subject.send(1)
+        subject.send(completion: .failure(TestError(code: 3)))
+        #expect(subscriber.events == [.subscription, .value(1), .completion(.failure(TestError(code: 3)))])
+    }
+
+    @Test func voidSend() {
+        let subject = PassthroughSubject<Void, Never>()
+        var count = 0
+        let cancellable = subject.sink { count += 1 }
+        subject.send()
+        subject.send()
+        #expect(count == 2)
+        _ = cancellable
+    }
+
+    @Test func broadcastsInSubscriptionOrder() {
         let subject = PassthroughSubject<Int, Never>()
-        var received: [String] = []
-        let cancellable = subject.map { $0 / 2 }.filter { $0 != 3 }.removeDuplicates().map { "\($0)" }
-            .sink { received.append($0) }
-        for value in 0..<10 { subject.send(value) }
-        #expect(received == ["0", "1", "2", "4"])
-        cancellable.cancel()
-        subject.send(100)
-        #expect(received == ["0", "1", "2", "4"])
+        var log: [String] = []
+        let first = subject.sink { log.append("a\($0)") }
+        let second = subject.sink { log.append("b\($0)") }
+        let third = subject.sink { log.append("c\($0)") }
+        subject.send(1)
+        second.cancel()
+        subject.send(2)
+        #expect(log == ["a1", "b1", "c1", "a2", "c2"])
+        _ = (first, third)
+    }
+
+    @Test func honoursBoundedDemandAndDropsWhatIsNotRequested() {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
+        subject.subscribe(subscriber)
+        for value in 1...5 { subject.send(value) }
+        #expect(subscriber.values == [1, 2])
+        subscriber.request(.max(1))
+        subject.send(6)
+        subject.send(7)
+        #expect(subscriber.values == [1, 2, 6])
+    }
+
+    @Test func demandReturnedFromReceiveAddsUp() {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1)) { $0 < 3 ? .max(1) : .none }
+        subject.subscribe(subscriber)
+        for value in 1...6 { subject.send(value) }
+        #expect(subscriber.values == [1, 2, 3])
+    }
+
+    @Test func noValuesAfterCancel() {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        subject.subscribe(subscriber)
+        subject.send(1)
+        subscriber.cancel()
+        subject.send(2)
+        subject.send(completion: .finished)
+        #expect(subscriber.events == [.subscription, .value(1)])
+    }
+
+    @Test func lateSubscriberGetsTheCompletionAtOnce() {
+        let subject = PassthroughSubject<Int, TestError>()
+        subject.send(completion: .failure(TestError(code: 1)))
+        let subscriber = TestSubscriber<Int, TestError>(initialDemand: .none)
+        subject.subscribe(subscriber)
+        #expect(subscriber.events == [.subscription, .completion(.failure(TestError(code: 1)))])
+    }
+
+    @Test func reentrantSendsKeepOrderForEverySubscriber() {
+        let subject = PassthroughSubject<Int, Never>()
+        var first: [Int] = []
+        var second: [Int] = []
+        let a = subject.sink { value in
+            first.append(value)
+            if value < 3 { subject.send(value + 1) }
+        }
+        let b = subject.sink { second.append($0) }
+        subject.send(1)
+        #expect(first == [1, 2, 3])
+        #expect(second == [1, 2, 3])
+        _ = (a, b)
+    }
+
+    @Test func reentrantCancelStopsDelivery() {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        subscriber.onReceiveValue { if $0 == 2 { subscriber.cancel() } }
+        subject.subscribe(subscriber)
+        for value in 1...4 { subject.send(value) }
+        #expect(subscriber.values == [1, 2])
+    }
+
+    @Test func reentrantRequestAddsDemand() {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        subscriber.onReceiveValue { _ in subscriber.request(.max(1)) }
+        subject.subscribe(subscriber)
+        for value in 1...4 { subject.send(value) }
+        #expect(subscriber.values == [1, 2, 3, 4])
+    }
+
+    @Test func reentrantCompletionArrivesAfterTheValueInProgress() {
+        let subject = PassthroughSubject<Int, Never>()
+        let first = TestSubscriber<Int, Never>()
+        let second = TestSubscriber<Int, Never>()
+        first.onReceiveValue { _ in subject.send(completion: .finished) }
+        subject.subscribe(first)
+        subject.subscribe(second)
+        subject.send(1)
+        subject.send(2)
+        #expect(first.events == [.subscription, .value(1), .completion(.finished)])
+        #expect(second.events == [.subscription, .value(1), .completion(.finished)])
+    }
+
+    @Test func subscriberAddedDuringDeliveryGetsOnlyLaterValues() {
+        let subject = PassthroughSubject<Int, Never>()
+        let late = TestSubscriber<Int, Never>()
+        let early = TestSubscriber<Int, Never>()
+        early.onReceiveValue { if $0 == 1 { subject.subscribe(late) } }
+        subject.subscribe(early)
+        subject.send(1)
+        subject.send(2)
+        #expect(early.values == [1, 2])
+        #expect(late.values == [2])
+    }
+
+    @Test func releasesSubscribersOnCancelAndCompletion() {
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakSubscriber: TestSubscriber<Int, Never>?
+        do {
+            let subscriber = TestSubscriber<Int, Never>()
+            weakSubscriber = subscriber
+            subject.subscribe(subscriber)
+            subscriber.cancel()
+        }
+        #expect(weakSubscriber == nil)
+        do {
+            let subscriber = TestSubscriber<Int, Never>()
+            weakSubscriber = subscriber
+            subject.subscribe(subscriber)
+        }
+        #expect(weakSubscriber != nil)
+        subject.send(completion: .finished)
+        #expect(weakSubscriber == nil)
+    }
+
+    @Test func subjectIsReleasedWithItsSubscribersCancelled() {
+        weak var weakSubject: PassthroughSubject<Int, Never>?
+        var cancellable: AnyCancellable?
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            weakSubject = subject
+            cancellable = subject.sink { _ in }
+        }
+        cancellable?.cancel()
+        #expect(weakSubject == nil)
+    }
+
+    @Test func storesAndCancelsUpstreamSubscriptions() {
+        let upstream = RecordingSubscription()
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            subject.send(subscription: upstream)
+            #expect(upstream.requests == [.unlimited])
+            #expect(upstream.cancelCount == 0)
+        }
+        #expect(upstream.cancelCount == 1)
+    }
+
+    @Test func subscriptionReflection() {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(3))
+        subject.subscribe(subscriber)
+        let subscription = subscriber.subscription!
+        #expect((subscription as? any CustomStringConvertible)?.description == "PassthroughSubject")
+        let mirror = (subscription as? any CustomReflectable)?.customMirror
+        #expect(mirror?.children.map(\.label) == ["parent", "downstream", "demand"])
+        let children = mirror.map { Array($0.children) } ?? []
+        #expect(children.last?.value as? Subscribers.Demand == .max(3))
+        #expect(children.dropFirst().first?.value as? TestSubscriber<Int, Never> === subscriber)
+    }
+
+    @Test func twentyThousandSubscribersSubscribeReceiveAndCancel() {
+        let subject = PassthroughSubject<Int, Never>()
+        let received = Atomic(0)
+        var cancellables: [AnyCancellable] = []
+        for _ in 0..<20_000 {
+            cancellables.append(subject.sink { received.add($0, ordering: .relaxed) })
+        }
+        subject.send(1)
+        #expect(received.load(ordering: .relaxed) == 20_000)
+        // Cancel every other one, then the rest from the back.
+        for index in stride(from: 0, to: 20_000, by: 2) { cancellables[index].cancel() }
+        subject.send(1)
+        #expect(received.load(ordering: .relaxed) == 30_000)
+        for index in stride(from: 19_999, through: 1, by: -2) { cancellables[index].cancel() }
+        subject.send(1)
+        #expect(received.load(ordering: .relaxed) == 30_000)
+        let late = TestSubscriber<Int, Never>()
+        subject.subscribe(late)
+        subject.send(9)
+        #expect(late.values == [9])
+    }
+
+    @Test func concurrentSendersAreSerializedAndKeepPerThreadOrder() {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscribers = (0..<3).map { _ in TestSubscriber<Int, Never>() }
+        for subscriber in subscribers { subject.subscribe(subscriber) }
+        let threads = 4
+        let perThread = 500
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            for index in 0..<perThread { subject.send(thread * 10_000 + index) }
+        }
+        let reference = subscribers[0].values
+        #expect(reference.count == threads * perThread)
+        for subscriber in subscribers {
+            let values = subscriber.values
+            #expect(values == reference)
+            for thread in 0..<threads {
+                let mine = values.filter { $0 / 10_000 == thread }
+                #expect(mine == (0..<perThread).map { thread * 10_000 + $0 })
+            }
+        }
+    }
+
+    @Test func concurrentSubscribeCancelAndSend() {
+        let subject = PassthroughSubject<Int, Never>()
+        let steady = TestSubscriber<Int, Never>()
+        subject.subscribe(steady)
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            for index in 0..<300 {
+                if worker == 0 {
+                    subject.send(index)
+                } else {
+                    let subscriber = TestSubscriber<Int, Never>()
+                    subject.subscribe(subscriber)
+                    subscriber.request(.max(1))
+                    subscriber.cancel()
+                    #expect(subscriber.values.count <= 1 + 1)
+                }
+            }
+        }
+        #expect(steady.values == Array(0..<300))
+    }
+
+    @Test func zeroDemandIsAProgrammerError() async {
+        await #expect(processExitsWith: .failure) {
+            let subject = PassthroughSubject<Int, Never>()
+            let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+            subject.subscribe(subscriber)
+            subscriber.request(.none)
+        }
     }
 }
