@@ -99,7 +99,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
 
     @inlinable
     func receive(_ input: Logic.Input) -> Subscribers.Demand {
-        let live = lock.withLock { status.subscription != nil }
+        let live = lock.withLock { status.isSubscribed }
         guard live else { return .none }
         switch logic.process(input) {
         case .send(let output):

@@ -35,6 +35,7 @@ struct Lock: ~Copyable, Sendable {
 
     /// Runs `body` with the lock held.
     @inlinable
+    @discardableResult
     func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         #if canImport(Darwin)
             return try mutex.withLock { _ in try body() }

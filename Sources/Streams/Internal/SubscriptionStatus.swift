@@ -18,6 +18,13 @@ enum SubscriptionStatus {
         return nil
     }
 
+    /// Whether a subscription is live; unlike `subscription`, this copies nothing.
+    @inlinable
+    var isSubscribed: Bool {
+        if case .subscribed = self { return true }
+        return false
+    }
+
     /// Whether the stream has ended.
     @inlinable
     var isTerminal: Bool {

@@ -19,7 +19,7 @@ extension Publisher {
     @inlinable
     public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable where Failure == S.Failure, Output == S.Output {
         let connection = SubjectSubscriber(subject)
-        subscribe(connection)
+        receive(subscriber: connection)
         return AnyCancellable(connection)
     }
 }
@@ -68,7 +68,7 @@ final class SubjectSubscriber<Target: Subject>: Subscriber, Subscription, Custom
 
     @inlinable
     func receive(_ input: Target.Output) -> Subscribers.Demand {
-        lock.withLock { status.subscription == nil ? nil : subject }?.send(input)
+        lock.withLock { !status.isSubscribed ? nil : subject }?.send(input)
         return .none
     }
 

@@ -7,9 +7,6 @@
 /// subscriber is never called concurrently, and no lock is held while calling out.
 @usableFromInline
 final class SubjectBroadcaster<Output, Failure: Error> {
-    @usableFromInline
-    typealias Entry = SubjectSubscriberEntry<Output, Failure>
-
     /// A delivery waiting for the thread that is delivering.
     @usableFromInline
     enum PendingDelivery {
@@ -75,15 +72,14 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     /// completion.
     @inlinable
     func attach<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let conduit = SubjectConduit(broadcaster: self)
-        let entry = Entry(conduit: conduit, subscriber: subscriber)
+        let conduit = SubjectConduitTo(broadcaster: self, downstream: subscriber)
         let finished: Subscribers.Completion<Failure>? = lock.withLock {
             if let completion { return completion }
-            subscribers.append(entry)
+            subscribers.append(conduit)
             return nil
         }
         if let completion = finished {
-            _ = conduit.finish()
+            conduit.cancel()
             subscriber.receive(subscription: Subscriptions.empty)
             subscriber.receive(completion: completion)
         } else {
@@ -94,16 +90,7 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     /// Forgets a cancelled subscriber.
     @inlinable
     func remove(_ conduit: SubjectConduit<Output, Failure>) {
-        let removed = lock.withLock { subscribers.remove(conduit) }
-        withExtendedLifetime(removed) {}
-    }
-
-    /// The subscriber behind a conduit, for reflection.
-    @usableFromInline
-    func subscriber(of conduit: SubjectConduit<Output, Failure>) -> Any? {
-        let box = lock.withLock { subscribers.entry(for: conduit)?.subscriber }
-        guard let box else { return nil }
-        return Mirror(reflecting: box).children.first?.value
+        lock.withLock { subscribers.remove(conduit) }
     }
 
     /// The number of attached subscribers.
@@ -184,17 +171,17 @@ final class SubjectBroadcaster<Output, Failure: Error> {
 
     @inlinable
     func deliver(_ value: Output, to recipients: SubjectSubscriberList<Output, Failure>) {
-        recipients.forEach { entry in
-            guard entry.conduit.takeDemand() else { return }
-            let more = entry.receiveValue(value)
-            if more > 0 { entry.conduit.addDemand(more) }
+        recipients.forEach { conduit in
+            if let more = conduit.deliverValue(conduit, value, false), more > 0 {
+                conduit.addDemand(more)
+            }
         }
     }
 
     @inlinable
     func deliver(_ completion: Subscribers.Completion<Failure>, to recipients: SubjectSubscriberList<Output, Failure>) {
-        recipients.forEach { entry in
-            if entry.conduit.finish() { entry.receiveCompletion(completion) }
+        recipients.forEach { conduit in
+            conduit.deliverCompletion(conduit, completion)
         }
     }
 
@@ -202,30 +189,33 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     @inlinable
     func deliverPending() {
         while true {
-            let next: (PendingDelivery, Output?, Entry?)? = lock.withLock {
+            let next: (PendingDelivery, Output?)? = lock.withLock {
                 guard pendingStart < pending.count else {
-                    pending.removeAll(keepingCapacity: pending.capacity <= 64)
-                    pendingStart = 0
+                    if pendingStart > 0 {
+                        pending.removeAll(keepingCapacity: pending.capacity <= 64)
+                        pendingStart = 0
+                    }
                     isDelivering = false
                     return nil
                 }
                 let delivery = pending[pendingStart]
                 pendingStart += 1
-                if case .currentValue(let conduit) = delivery {
-                    return (delivery, currentValue, subscribers.entry(for: conduit))
+                if case .currentValue(let conduit) = delivery, subscribers.contains(conduit) {
+                    return (delivery, currentValue)
                 }
-                return (delivery, nil, nil)
+                return (delivery, nil)
             }
-            guard let (delivery, current, entry) = next else { return }
+            guard let (delivery, current) = next else { return }
             switch delivery {
             case .value(let value, let recipients):
                 deliver(value, to: recipients)
             case .completion(let completion, let recipients):
                 deliver(completion, to: recipients)
             case .currentValue(let conduit):
-                guard conduit.takeDemandForCurrentValue(), let entry, let current else { continue }
-                let more = entry.receiveValue(current)
-                if more > 0 { conduit.addDemand(more) }
+                guard let current else { continue }
+                if let more = conduit.deliverValue(conduit, current, true), more > 0 {
+                    conduit.addDemand(more)
+                }
             }
         }
     }

@@ -1,74 +1,90 @@
-/// The subscription a subject hands each subscriber: it tracks that subscriber's demand.
+/// The subscription a subject hands each subscriber: it tracks that subscriber's demand and holds the
+/// subscriber until the subscription ends.
 ///
-/// Its demand and flags are guarded by its own lock; `slot` is guarded by the subject's lock.
+/// The subject keeps conduits of every subscriber type in one list, so it reaches the subscriber
+/// through `deliverValue` and `deliverCompletion`: functions of the subclass that knows the
+/// subscriber's type. They capture nothing, and they are formed where that type is concrete, so the
+/// delivery path is specialized code.
+///
+/// Demand, flags and the subscriber are guarded by `lock`; `slot` is guarded by the subject's lock.
 @usableFromInline
-final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConvertible, CustomReflectable,
+class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConvertible, CustomReflectable,
     CustomPlaygroundDisplayConvertible
 {
+    /// Delivers a value if the subscriber has demand (and, for the current value, is still owed it);
+    /// returns the subscriber's additional demand, or `nil` if nothing was delivered.
     @usableFromInline
-    let lock = Lock()
+    typealias ValueDelivery = (SubjectConduit, Output, _ isCurrentValue: Bool) -> Subscribers.Demand?
+
+    /// Ends the subscription and delivers the completion, unless it had already ended.
+    @usableFromInline
+    typealias CompletionDelivery = (SubjectConduit, Subscribers.Completion<Failure>) -> Void
+
+    @usableFromInline
+    final let lock = Lock()
 
     /// Guarded by `lock`; `nil` once cancelled or completed.
     @usableFromInline
-    var broadcaster: SubjectBroadcaster<Output, Failure>?
+    final var broadcaster: SubjectBroadcaster<Output, Failure>?
 
     /// Guarded by `lock`.
     @usableFromInline
-    var demand = Subscribers.Demand.none
+    final var demand = Subscribers.Demand.none
 
     /// Guarded by `lock`: whether the subscriber is owed the subject's current value (current-value
     /// subjects only): before its first value, and after it missed one for lack of demand.
     @usableFromInline
-    var owesCurrentValue: Bool
+    final var owesCurrentValue: Bool
 
     /// Guarded by `lock`: whether a delivery of the current value is already queued.
     @usableFromInline
-    var currentValueQueued = false
+    final var currentValueQueued = false
 
     /// Guarded by the subject's lock: this conduit's place in the subscriber list.
     @usableFromInline
-    var slot = -1
+    final var slot = -1
 
     /// Whether the subject is a current-value subject.
     @usableFromInline
-    let keepsCurrentValue: Bool
+    final let keepsCurrentValue: Bool
+
+    @usableFromInline
+    final let deliverValue: ValueDelivery
+
+    @usableFromInline
+    final let deliverCompletion: CompletionDelivery
 
     @inlinable
-    init(broadcaster: SubjectBroadcaster<Output, Failure>) {
+    init(
+        broadcaster: SubjectBroadcaster<Output, Failure>, deliverValue: @escaping ValueDelivery,
+        deliverCompletion: @escaping CompletionDelivery
+    ) {
         self.broadcaster = broadcaster
         keepsCurrentValue = broadcaster.keepsCurrentValue
         owesCurrentValue = broadcaster.keepsCurrentValue
+        self.deliverValue = deliverValue
+        self.deliverCompletion = deliverCompletion
     }
 
-    /// Takes one unit of demand for a value about to be delivered; false if there is none.
+    /// Takes one unit of demand for a value about to be delivered. Call with `lock` held.
     @inlinable
-    func takeDemand() -> Bool {
-        lock.withLock {
-            guard broadcaster != nil, demand > 0 else {
-                if keepsCurrentValue { owesCurrentValue = true }
-                return false
-            }
-            demand -= 1
-            owesCurrentValue = false
-            return true
-        }
-    }
-
-    /// Takes one unit of demand for the queued current value; false if it is no longer owed.
-    @inlinable
-    func takeDemandForCurrentValue() -> Bool {
-        lock.withLock {
+    final func takeDemandLocked(forCurrentValue: Bool) -> Bool {
+        if forCurrentValue {
             currentValueQueued = false
-            guard broadcaster != nil, owesCurrentValue, demand > 0 else { return false }
-            demand -= 1
-            owesCurrentValue = false
-            return true
+            guard owesCurrentValue else { return false }
         }
+        guard broadcaster != nil, demand > 0 else {
+            if keepsCurrentValue { owesCurrentValue = true }
+            return false
+        }
+        demand -= 1
+        owesCurrentValue = false
+        return true
     }
 
-    /// Adds the demand a subscriber returned from `receive(_:)`.
+    /// Adds demand; a current-value subject then delivers its value if the subscriber is owed it.
     @inlinable
-    func addDemand(_ more: Subscribers.Demand) {
+    final func addDemand(_ more: Subscribers.Demand) {
         let owed = lock.withLock { () -> Bool in
             guard broadcaster != nil else { return false }
             demand += more
@@ -81,15 +97,8 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
         }
     }
 
-    /// Ends the subscription because the subject completed; false if it had already ended.
     @inlinable
-    func finish() -> Bool {
-        lock.withLock { broadcaster.take() != nil }
-    }
-
-    /// Adds demand; a current-value subject then delivers its value if the subscriber is owed it.
-    @inlinable
-    func request(_ demand: Subscribers.Demand) {
+    final func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "A subscription's demand must be greater than zero, got \(demand)")
         addDemand(demand)
     }
@@ -99,25 +108,97 @@ final class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringCo
     func cancel() {
         let broadcaster = lock.withLock { self.broadcaster.take() }
         broadcaster?.remove(self)
+        releaseDownstream()
     }
 
+    /// Lets go of the subscriber; overridden by the subclass that holds it.
+    @inlinable
+    func releaseDownstream() {}
+
+    /// The subscriber, for reflection; overridden by the subclass that holds it.
     @usableFromInline
-    var description: String {
+    var downstreamForReflection: Any? { nil }
+
+    @usableFromInline
+    final var description: String {
         keepsCurrentValue ? "CurrentValueSubject" : "PassthroughSubject"
     }
 
     @usableFromInline
-    var customMirror: Mirror {
+    final var customMirror: Mirror {
         let (broadcaster, demand) = lock.withLock { (self.broadcaster, self.demand) }
-        let downstream = broadcaster?.subscriber(of: self)
         let children: [Mirror.Child] = [
             ("parent", broadcaster as Any),
-            ("downstream", downstream as Any),
+            ("downstream", downstreamForReflection as Any),
             ("demand", demand),
         ]
         return Mirror(self, children: children)
     }
 
     @usableFromInline
-    var playgroundDescription: Any { description }
+    final var playgroundDescription: Any { description }
+}
+
+/// The conduit of one subscriber type: it holds the subscriber until the subscription ends.
+@usableFromInline
+final class SubjectConduitTo<Downstream: Subscriber>: SubjectConduit<Downstream.Input, Downstream.Failure> {
+    /// Guarded by `lock`; `nil` once cancelled or completed.
+    @usableFromInline
+    var downstream: SubscriberBox<Downstream>?
+
+    @inlinable
+    init(broadcaster: SubjectBroadcaster<Downstream.Input, Downstream.Failure>, downstream: Downstream) {
+        self.downstream = SubscriberBox(downstream)
+        super.init(
+            broadcaster: broadcaster,
+            deliverValue: { SubjectConduitTo.deliverValue($0, $1, $2) },
+            deliverCompletion: { SubjectConduitTo.deliverCompletion($0, $1) })
+    }
+
+    @inlinable
+    static func deliverValue(
+        _ base: SubjectConduit<Downstream.Input, Downstream.Failure>, _ value: Downstream.Input, _ isCurrentValue: Bool
+    ) -> Subscribers.Demand? {
+        let conduit = unsafeDowncast(base, to: SubjectConduitTo.self)
+        let box = conduit.lock.withLock {
+            conduit.takeDemandLocked(forCurrentValue: isCurrentValue) ? conduit.downstream : nil
+        }
+        guard let box else { return nil }
+        return box.subscriber.receive(value)
+    }
+
+    @inlinable
+    static func deliverCompletion(
+        _ base: SubjectConduit<Downstream.Input, Downstream.Failure>, _ completion: Subscribers.Completion<Downstream.Failure>
+    ) {
+        let conduit = unsafeDowncast(base, to: SubjectConduitTo.self)
+        let box = conduit.lock.withLock { () -> SubscriberBox<Downstream>? in
+            guard conduit.broadcaster.take() != nil else { return nil }
+            return conduit.downstream.take()
+        }
+        box?.subscriber.receive(completion: completion)
+    }
+
+    @inlinable
+    override func releaseDownstream() {
+        let box = lock.withLock { downstream.take() }
+        withExtendedLifetime(box) {}
+    }
+
+    @usableFromInline
+    override var downstreamForReflection: Any? {
+        lock.withLock { downstream?.subscriber }
+    }
+}
+
+/// Holds a subscriber in one object, so handing it out of a lock costs one retain.
+@usableFromInline
+final class SubscriberBox<S: Subscriber> {
+    @usableFromInline
+    let subscriber: S
+
+    @inlinable
+    init(_ subscriber: S) {
+        self.subscriber = subscriber
+    }
 }

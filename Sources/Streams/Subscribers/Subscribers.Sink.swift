@@ -24,23 +24,38 @@ extension Subscribers {
         @usableFromInline
         var status = SubscriptionStatus.awaitingSubscription
 
-        /// Guarded by `lock`.
+        /// The two closures, kept together so that reading them out of the lock copies them as they
+        /// are stored, without wrapping them for the caller's types.
         @usableFromInline
-        var valueHandler: ((Input) -> Void)?
+        struct Handlers {
+            @usableFromInline
+            let receiveValue: (Input) -> Void
+            @usableFromInline
+            let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
 
-        /// Guarded by `lock`.
+            @inlinable
+            init(
+                receiveValue: @escaping (Input) -> Void,
+                receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void
+            ) {
+                self.receiveValue = receiveValue
+                self.receiveCompletion = receiveCompletion
+            }
+        }
+
+        /// Guarded by `lock`; `nil` once completed or cancelled.
         @usableFromInline
-        var completionHandler: ((Subscribers.Completion<Failure>) -> Void)?
+        var handlers: Handlers?
 
         /// The closure to execute on receipt of a value; a no-op once the sink has completed or been
         /// cancelled.
         public var receiveValue: (Input) -> Void {
-            lock.withLock { valueHandler } ?? { _ in }
+            lock.withLock { handlers?.receiveValue } ?? { _ in }
         }
 
         /// The closure to execute on completion; a no-op once the sink has completed or been cancelled.
         public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
-            lock.withLock { completionHandler } ?? { _ in }
+            lock.withLock { handlers?.receiveCompletion } ?? { _ in }
         }
 
         /// Initializes a sink with the provided closures.
@@ -53,8 +68,7 @@ extension Subscribers {
             receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
             receiveValue: @escaping (Input) -> Void
         ) {
-            valueHandler = receiveValue
-            completionHandler = receiveCompletion
+            handlers = Handlers(receiveValue: receiveValue, receiveCompletion: receiveCompletion)
         }
 
         /// Stores the subscription and requests an unlimited number of values; a second subscription is
@@ -76,20 +90,22 @@ extension Subscribers {
         /// Calls ``receiveValue`` with the value.
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
-            let handler = lock.withLock { valueHandler }
-            handler?(value)
+            let handlers = lock.withLock { self.handlers }
+            handlers?.receiveValue(value)
             return .none
         }
 
         /// Calls ``receiveCompletion`` and releases the closures and the subscription.
         @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
-            let handler = lock.withLock {
+            let (handlers, subscription) = lock.withLock {
+                let subscription = status.subscription
                 status = .terminal
-                valueHandler = nil
-                return completionHandler.take()
+                return (self.handlers.take(), subscription)
             }
-            handler?(completion)
+            withExtendedLifetime(subscription) {
+                handlers?.receiveCompletion(completion)
+            }
         }
 
         /// Cancels the subscription and releases the closures.
@@ -98,8 +114,7 @@ extension Subscribers {
             let (subscription, handlers) = lock.withLock {
                 let subscription = status.subscription
                 status = .terminal
-                let handlers = (valueHandler.take(), completionHandler.take())
-                return (subscription, handlers)
+                return (subscription, self.handlers.take())
             }
             withExtendedLifetime(handlers) {
                 subscription?.cancel()
@@ -144,7 +159,7 @@ extension Publisher {
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
         let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
-        subscribe(sink)
+        receive(subscriber: sink)
         return AnyCancellable(sink)
     }
 }
