@@ -50,6 +50,8 @@ extension Publishers {
 
 extension Publishers.IgnoreOutput: Equatable where Upstream: Equatable {}
 
+extension Publishers.IgnoreOutput: Sendable where Upstream: Sendable {}
+
 extension Publishers.IgnoreOutput {
     /// The subscriber that drops every element and passes the completion on.
     ///

@@ -63,6 +63,8 @@ extension Publishers {
 
 extension Publishers.SetFailureType: Equatable where Upstream: Equatable {}
 
+extension Publishers.SetFailureType: Sendable where Upstream: Sendable {}
+
 extension Publishers.SetFailureType {
     /// The subscriber that passes everything through under the new failure type.
     @usableFromInline

@@ -39,9 +39,10 @@ import Testing
         subscriber.request(.max(1))
         #expect(subscriber.values == [2, 4, 6])
         subscriber.request(.unlimited)
-        #expect(subscriber.events == [
-            .subscription, .value(2), .value(4), .value(6), .value(8), .value(10), .completion(.finished),
-        ])
+        #expect(
+            subscriber.events == [
+                .subscription, .value(2), .value(4), .value(6), .value(8), .value(10), .completion(.finished),
+            ])
     }
 
     @Test func forwardsTheUpstreamFailure() {

@@ -57,6 +57,11 @@ import Testing
         #expect(Just(1).ignoreOutput() != Just(2).ignoreOutput())
     }
 
+    @Test func isSendableWhenTheUpstreamIs() {
+        let sendable: any Sendable = Just(3).ignoreOutput()
+        #expect(sendable is Publishers.IgnoreOutput<Just<Int>>)
+    }
+
     @Test func concurrentSendsEndWithTheCompletion() {
         let subject = PassthroughSubject<Int, Never>()
         let subscriber = TestSubscriber<Never, Never>()

@@ -13,7 +13,8 @@ private struct WrappedError: Error, Equatable {
         upstream.mapError { WrappedError(inner: $0) }.subscribe(subscriber)
         upstream.send(1)
         upstream.send(completion: .failure(.thrown(3)))
-        #expect(subscriber.events == [.subscription, .value(1), .completion(.failure(WrappedError(inner: .thrown(3))))])
+        #expect(
+            subscriber.events == [.subscription, .value(1), .completion(.failure(WrappedError(inner: .thrown(3))))])
     }
 
     @Test func leavesValuesAndFinishedAlone() {

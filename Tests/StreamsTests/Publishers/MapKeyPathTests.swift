@@ -78,7 +78,8 @@ private struct Pair<A: Equatable, B: Equatable>: Equatable {
     @Test func subscribersAreNamedAsInCombine() throws {
         let upstream = TransformTestPublisher<Roll, Never>()
         upstream.map(\.die).subscribe(TestSubscriber<Int, Never>())
-        #expect(TransformReflection(of: try #require(upstream.subscriber)) == .named("ValueForKey", children: ["keyPath"]))
+        #expect(
+            TransformReflection(of: try #require(upstream.subscriber)) == .named("ValueForKey", children: ["keyPath"]))
 
         let pairs = TransformTestPublisher<Roll, Never>()
         pairs.map(\.die, \.bonus).subscribe(AnySubscriber<(Int, Int), Never>())

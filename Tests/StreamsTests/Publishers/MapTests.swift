@@ -70,7 +70,10 @@ private struct ViewState: Equatable {
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
         subscriber.onReceiveValue { _ in subscriber.request(.max(1)) }
         (1...4).publisher.map { $0 + 10 }.subscribe(subscriber)
-        #expect(subscriber.events == [.subscription, .value(11), .value(12), .value(13), .value(14), .completion(.finished)])
+        #expect(
+            subscriber.events == [
+                .subscription, .value(11), .value(12), .value(13), .value(14), .completion(.finished),
+            ])
     }
 
     @Test func subscriberIsNamedMap() throws {
@@ -86,7 +89,8 @@ private struct ViewState: Equatable {
 
     @Test func viewStatePipelinePublishesOnlyChanges() {
         let subject = PassthroughSubject<ScreenState, Never>()
-        let viewStates: AnyPublisher<ViewState, Never> = subject
+        let viewStates: AnyPublisher<ViewState, Never> =
+            subject
             .map { $0.viewState }
             .removeDuplicates()
             .eraseToAnyPublisher()

@@ -65,7 +65,8 @@ private struct Reading: Equatable {
         #expect(subscriber.values == [1, 2, 3])
         #expect(subscriber.completion == nil)
         subscriber.request(.max(1))
-        #expect(subscriber.events == [.subscription, .value(1), .value(2), .value(3), .value(4), .completion(.finished)])
+        #expect(
+            subscriber.events == [.subscription, .value(1), .value(2), .value(3), .value(4), .completion(.finished)])
     }
 
     @Test func forwardsTheUpstreamFailure() {

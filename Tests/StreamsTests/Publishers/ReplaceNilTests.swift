@@ -7,9 +7,10 @@ import Testing
         let numbers: [Double?] = [1.0, 2.0, nil, 3.0]
         let subscriber = TestSubscriber<Double, Never>()
         numbers.publisher.replaceNil(with: 0.5).subscribe(subscriber)
-        #expect(subscriber.events == [
-            .subscription, .value(1.0), .value(2.0), .value(0.5), .value(3.0), .completion(.finished),
-        ])
+        #expect(
+            subscriber.events == [
+                .subscription, .value(1.0), .value(2.0), .value(0.5), .value(3.0), .completion(.finished),
+            ])
     }
 
     @Test func isAMapOfTheUpstream() {

@@ -7,9 +7,11 @@ import Testing
     @Test func publishesEveryRunningResult() {
         let subscriber = TestSubscriber<Int, Never>()
         (0...5).publisher.scan(0, +).subscribe(subscriber)
-        #expect(subscriber.events == [
-            .subscription, .value(0), .value(1), .value(3), .value(6), .value(10), .value(15), .completion(.finished),
-        ])
+        #expect(
+            subscriber.events == [
+                .subscription, .value(0), .value(1), .value(3), .value(6), .value(10), .value(15),
+                .completion(.finished),
+            ])
     }
 
     @Test func closureGetsThePreviousResultThenTheValue() {
@@ -36,9 +38,10 @@ import Testing
         subscriber.request(.max(1))
         #expect(subscriber.values == [11, 13, 16])
         subscriber.request(.max(2))
-        #expect(subscriber.events == [
-            .subscription, .value(11), .value(13), .value(16), .value(20), .value(25), .completion(.finished),
-        ])
+        #expect(
+            subscriber.events == [
+                .subscription, .value(11), .value(13), .value(16), .value(20), .value(25), .completion(.finished),
+            ])
     }
 
     @Test func forwardsTheUpstreamFailure() {

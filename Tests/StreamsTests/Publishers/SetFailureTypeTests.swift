@@ -56,4 +56,9 @@ private struct OtherError: Error, Equatable {}
         #expect(one == Just(1).setFailureType(to: OtherError.self))
         #expect(one != Just(2).setFailureType(to: OtherError.self))
     }
+
+    @Test func isSendableWhenTheUpstreamIs() {
+        let sendable: any Sendable = Just(3).setFailureType(to: OtherError.self)
+        #expect(sendable is Publishers.SetFailureType<Just<Int>, OtherError>)
+    }
 }

@@ -76,7 +76,8 @@ import Testing
         let subscriber = TestSubscriber<Int, any Error>(initialDemand: .max(1))
         subscriber.onReceiveValue { _ in subscriber.request(.max(1)) }
         (1...10).publisher.tryFilter { $0 > 7 }.subscribe(subscriber)
-        #expect(subscriber.transformEvents == [.subscription, .value(8), .value(9), .value(10), .completion(.finished)])
+        #expect(
+            subscriber.transformEvents == [.subscription, .value(8), .value(9), .value(10), .completion(.finished)])
     }
 
     @Test func interposesASubscriptionNamedTryFilter() throws {
@@ -105,9 +106,10 @@ import Testing
         let first = TestSubscriber<Int, any Error>()
         fused.subscribe(first)
         for value in [0, 1, 2, 3, 4, 6, 8, -1, 10] { subject.send(value) }
-        #expect(first.transformEvents == [
-            .subscription, .value(2), .value(4), .value(8), .completion(.failure(.thrown(-1))),
-        ])
+        #expect(
+            first.transformEvents == [
+                .subscription, .value(2), .value(4), .value(8), .completion(.failure(.thrown(-1))),
+            ])
         #expect(thirdCalls.withLock { $0 } == [2, 4, 6, 8])
 
         let second = TestSubscriber<Int, any Error>()

@@ -8,9 +8,10 @@ import Testing
     @Test func dropsValuesThePredicateCallsDuplicates() {
         let subscriber = TestSubscriber<Int, any Error>()
         [1, 1, 2, 2, 2, 3, 1].publisher.tryRemoveDuplicates(by: ==).subscribe(subscriber)
-        #expect(subscriber.transformEvents == [
-            .subscription, .value(1), .value(2), .value(3), .value(1), .completion(.finished),
-        ])
+        #expect(
+            subscriber.transformEvents == [
+                .subscription, .value(1), .value(2), .value(3), .value(1), .completion(.finished),
+            ])
     }
 
     @Test func predicateGetsTheLastPublishedThenTheCurrentValue() {
@@ -97,7 +98,8 @@ import Testing
         let reflection = TransformReflection(of: subscription)
         #expect(reflection.description == "TryRemoveDuplicates")
         #expect(reflection.playgroundDescription == "TryRemoveDuplicates")
-        withKnownIssue("Combine's TryRemoveDuplicates also reflects `last`; FilterProducer reflects only `downstream`") {
+        withKnownIssue("Combine's TryRemoveDuplicates also reflects `last`; FilterProducer reflects only `downstream`")
+        {
             #expect(reflection.childLabels == ["downstream", "last"])
         }
     }

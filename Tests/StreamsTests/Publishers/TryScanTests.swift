@@ -8,9 +8,10 @@ import Testing
     @Test func publishesEveryRunningResult() {
         let subscriber = TestSubscriber<Int, any Error>()
         (1...4).publisher.tryScan(0, +).subscribe(subscriber)
-        #expect(subscriber.transformEvents == [
-            .subscription, .value(1), .value(3), .value(6), .value(10), .completion(.finished),
-        ])
+        #expect(
+            subscriber.transformEvents == [
+                .subscription, .value(1), .value(3), .value(6), .value(10), .completion(.finished),
+            ])
     }
 
     @Test func throwCancelsUpstreamAndFails() {
@@ -59,9 +60,10 @@ import Testing
         #expect(subscriber.values == [1, 3, 6])
         #expect(subscriber.completion == nil)
         subscriber.request(.max(1))
-        #expect(subscriber.transformEvents == [
-            .subscription, .value(1), .value(3), .value(6), .value(10), .completion(.finished),
-        ])
+        #expect(
+            subscriber.transformEvents == [
+                .subscription, .value(1), .value(3), .value(6), .value(10), .completion(.finished),
+            ])
     }
 
     @Test func cancelReachesUpstreamAndStopsEverything() {
@@ -96,7 +98,8 @@ import Testing
         let subscriber = TestSubscriber<Int, any Error>(initialDemand: .max(1))
         subscriber.onReceiveValue { _ in subscriber.request(.max(1)) }
         [5, 6, 7].publisher.tryScan(0, +).subscribe(subscriber)
-        #expect(subscriber.transformEvents == [.subscription, .value(5), .value(11), .value(18), .completion(.finished)])
+        #expect(
+            subscriber.transformEvents == [.subscription, .value(5), .value(11), .value(18), .completion(.finished)])
     }
 
     @Test func cancelsASecondSubscription() {
@@ -115,7 +118,8 @@ import Testing
         upstream.tryScan(0, +).subscribe(subscriber)
         let subscription = try #require(subscriber.subscription)
         #expect(!(subscription is TransformTestSubscription))
-        #expect(TransformReflection(of: subscription) == .named("TryScan", children: ["downstream", "status", "result"]))
+        #expect(
+            TransformReflection(of: subscription) == .named("TryScan", children: ["downstream", "status", "result"]))
         upstream.send(20)
         upstream.send(22)
         let result = Mirror(reflecting: subscription).children.first { $0.label == "result" }?.value as? Int
