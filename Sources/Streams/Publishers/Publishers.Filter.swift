@@ -83,10 +83,12 @@ extension Publishers.Filter {
     ///         guard value >= 0 else { throw Unexpected() }
     ///         return value > 2
     ///     }
-    ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+    ///     .sink(
+    ///         receiveCompletion: { if case .failure(let error) = $0 { print("error:", error) } },
+    ///         receiveValue: { print($0) })
     /// // Prints:
     /// // 4
-    /// // failure(Unexpected())
+    /// // error: Unexpected()
     /// ```
     ///
     /// - Parameter isIncluded: An error-throwing closure that takes one element and returns a Boolean

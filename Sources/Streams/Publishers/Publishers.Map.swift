@@ -79,11 +79,13 @@ extension Publishers.Map {
     ///         guard value < 30 else { throw TooLarge() }
     ///         return value + 1
     ///     }
-    ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+    ///     .sink(
+    ///         receiveCompletion: { if case .failure(let error) = $0 { print("error:", error) } },
+    ///         receiveValue: { print($0) })
     /// // Prints:
     /// // 11
     /// // 21
-    /// // failure(TooLarge())
+    /// // error: TooLarge()
     /// ```
     ///
     /// - Parameter transform: A closure that takes one element as its parameter and returns a new

@@ -9,8 +9,10 @@ extension Publisher {
     ///
     /// let cancellable = Fail<Int, ParseError>(error: ParseError(text: "x"))
     ///     .mapError { DisplayError(message: "Can't read \($0.text)") }
-    ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
-    /// // Prints: failure(DisplayError(message: "Can\'t read x"))
+    ///     .sink(
+    ///         receiveCompletion: { if case .failure(let error) = $0 { print(error.message) } },
+    ///         receiveValue: { print($0) })
+    /// // Prints: Can't read x
     /// ```
     ///
     /// - Parameter transform: A closure that takes the upstream failure as a parameter and returns a

@@ -13,11 +13,13 @@ extension Publisher {
     ///         guard !text.isEmpty else { throw EmptyInput() }
     ///         return Int(text)
     ///     }
-    ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+    ///     .sink(
+    ///         receiveCompletion: { if case .failure(let error) = $0 { print("error:", error) } },
+    ///         receiveValue: { print($0) })
     /// // Prints:
     /// // 1
     /// // 3
-    /// // failure(EmptyInput())
+    /// // error: EmptyInput()
     /// ```
     ///
     /// - Parameter transform: An error-throwing closure that receives a value and returns an optional

@@ -13,11 +13,13 @@ extension Publisher {
     ///         guard value != 0 else { throw ZeroError() }
     ///         return value.isMultiple(of: 2)
     ///     }
-    ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+    ///     .sink(
+    ///         receiveCompletion: { if case .failure(let error) = $0 { print("error:", error) } },
+    ///         receiveValue: { print($0) })
     /// // Prints:
     /// // 2
     /// // 4
-    /// // failure(ZeroError())
+    /// // error: ZeroError()
     /// ```
     ///
     /// - Parameter isIncluded: A closure that takes one element and returns a Boolean value that

@@ -13,12 +13,12 @@ extension Publisher {
     ///         return number
     ///     }
     ///     .sink(
-    ///         receiveCompletion: { print("completion: \($0)") },
+    ///         receiveCompletion: { if case .failure(let error) = $0 { print("error:", error) } },
     ///         receiveValue: { print($0) })
     /// // Prints:
     /// // 1
     /// // 2
-    /// // completion: failure(NotANumber())
+    /// // error: NotANumber()
     /// ```
     ///
     /// If the closure can't throw, use `map(_:)` instead.

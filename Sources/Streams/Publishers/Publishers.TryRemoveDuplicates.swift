@@ -14,12 +14,14 @@ extension Publisher {
     ///         guard current >= previous else { throw Unordered() }
     ///         return previous == current
     ///     }
-    ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+    ///     .sink(
+    ///         receiveCompletion: { if case .failure(let error) = $0 { print("error:", error) } },
+    ///         receiveValue: { print($0) })
     /// // Prints:
     /// // 1
     /// // 2
     /// // 3
-    /// // failure(Unordered())
+    /// // error: Unordered()
     /// ```
     ///
     /// - Parameter predicate: A closure to evaluate whether two elements are equivalent, for purposes

@@ -13,12 +13,14 @@ extension Publisher {
     ///         guard total + next < 7 else { throw Overflow() }
     ///         return total + next
     ///     }
-    ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+    ///     .sink(
+    ///         receiveCompletion: { if case .failure(let error) = $0 { print("error:", error) } },
+    ///         receiveValue: { print($0) })
     /// // Prints:
     /// // 1
     /// // 3
     /// // 6
-    /// // failure(Overflow())
+    /// // error: Overflow()
     /// ```
     ///
     /// - Parameters:
