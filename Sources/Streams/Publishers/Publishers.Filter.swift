@@ -68,6 +68,38 @@ extension Publishers.Filter {
         return Publishers.Filter(upstream: upstream) { first($0) && isIncluded($0) }
     }
 
+    /// Returns a single publisher that keeps the elements that both this publisher's test and the
+    /// error-throwing `isIncluded` accept.
+    ///
+    /// `isIncluded` is called only for elements this publisher's test accepts. When it throws, the
+    /// publisher cancels upstream and fails with the thrown error.
+    ///
+    /// ```swift
+    /// struct Unexpected: Error {}
+    ///
+    /// let cancellable = [1, 2, 3, 4, -6].publisher
+    ///     .filter { $0.isMultiple(of: 2) }
+    ///     .tryFilter { value in // One Publishers.TryFilter over the sequence.
+    ///         guard value >= 0 else { throw Unexpected() }
+    ///         return value > 2
+    ///     }
+    ///     .sink(
+    ///         receiveCompletion: { if case .failure(let error) = $0 { print("error:", error) } },
+    ///         receiveValue: { print($0) })
+    /// // Prints:
+    /// // 4
+    /// // error: Unexpected()
+    /// ```
+    ///
+    /// - Parameter isIncluded: An error-throwing closure that takes one element and returns a Boolean
+    ///   value indicating whether to republish the element.
+    /// - Returns: A publisher that applies this publisher's test, then `isIncluded`.
+    @inlinable
+    public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Upstream> {
+        let first = self.isIncluded
+        return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }
+    }
+
     /// The subscriber that drops rejected elements and asks upstream for a replacement.
     @usableFromInline
     struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,

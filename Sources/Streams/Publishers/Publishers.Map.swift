@@ -67,6 +67,36 @@ extension Publishers.Map {
         return Publishers.Map(upstream: upstream) { transform(first($0)) }
     }
 
+    /// Returns a single publisher that applies this publisher's transform, then the error-throwing
+    /// `transform`.
+    ///
+    /// ```swift
+    /// struct TooLarge: Error {}
+    ///
+    /// let cancellable = [1, 2, 3].publisher
+    ///     .map { $0 * 10 }
+    ///     .tryMap { value -> Int in // One Publishers.TryMap over the sequence.
+    ///         guard value < 30 else { throw TooLarge() }
+    ///         return value + 1
+    ///     }
+    ///     .sink(
+    ///         receiveCompletion: { if case .failure(let error) = $0 { print("error:", error) } },
+    ///         receiveValue: { print($0) })
+    /// // Prints:
+    /// // 11
+    /// // 21
+    /// // error: TooLarge()
+    /// ```
+    ///
+    /// - Parameter transform: A closure that takes one element as its parameter and returns a new
+    ///   element. If the closure throws an error, the publisher fails with the thrown error.
+    /// - Returns: A publisher that applies both transforms, one after the other.
+    @inlinable
+    public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
+        let first = self.transform
+        return Publishers.TryMap(upstream: upstream) { try transform(first($0)) }
+    }
+
     /// The subscriber that applies the transform on its way downstream.
     @usableFromInline
     struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
