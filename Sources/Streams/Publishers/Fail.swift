@@ -3,8 +3,11 @@
 /// ```swift
 /// struct Oops: Error {}
 /// let cancellable = Fail<Int, Oops>(error: Oops()).sink(
-///     receiveCompletion: { print($0) }, receiveValue: { print($0) })
-/// // Prints: failure(Oops())
+///     receiveCompletion: { completion in
+///         if case .failure = completion { print("failed") }
+///     },
+///     receiveValue: { print($0) })
+/// // Prints: failed
 /// ```
 public struct Fail<Output, Failure: Error>: Publisher {
     /// The failure to send when terminating the publisher.

@@ -146,7 +146,7 @@ extension Publishers.Filter {
 
         @usableFromInline
         var customMirror: Mirror {
-            Mirror(self, children: ["downstream": downstream])
+            Mirror(self, children: EmptyCollection())
         }
 
         @usableFromInline

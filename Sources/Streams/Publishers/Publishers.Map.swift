@@ -143,7 +143,7 @@ extension Publishers.Map {
 
         @usableFromInline
         var customMirror: Mirror {
-            Mirror(self, children: ["downstream": downstream])
+            Mirror(self, children: EmptyCollection())
         }
 
         @usableFromInline

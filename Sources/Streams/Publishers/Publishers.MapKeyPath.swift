@@ -96,7 +96,7 @@ extension Publishers {
         /// Attaches the subscriber through a key-path-reading subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.subscribe(Inner(downstream: subscriber, keyPath: keyPath))
+            upstream.receive(subscriber: Inner(downstream: subscriber, keyPath: keyPath))
         }
     }
 
@@ -133,7 +133,7 @@ extension Publishers {
         /// Attaches the subscriber through a key-path-reading subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.subscribe(Inner(downstream: subscriber, keyPath0: keyPath0, keyPath1: keyPath1))
+            upstream.receive(subscriber: Inner(downstream: subscriber, keyPath0: keyPath0, keyPath1: keyPath1))
         }
     }
 
@@ -175,7 +175,7 @@ extension Publishers {
         /// Attaches the subscriber through a key-path-reading subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 Inner(downstream: subscriber, keyPath0: keyPath0, keyPath1: keyPath1, keyPath2: keyPath2))
         }
     }

@@ -65,7 +65,7 @@ extension Publishers {
         /// Attaches the subscriber through an accumulating subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 Inner(downstream: subscriber, initialResult: initialResult, nextPartialResult: nextPartialResult))
         }
     }

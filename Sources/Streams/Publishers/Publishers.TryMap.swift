@@ -65,7 +65,7 @@ extension Publishers {
         /// Attaches the subscriber through a transforming subscription to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == any Error {
-            upstream.subscribe(Inner(downstream: subscriber, transform: transform))
+            upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
         }
     }
 }
@@ -156,7 +156,7 @@ extension Publishers.TryMap {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let live = lock.withLock { status.subscription != nil }
+            let live = lock.withLock { status.isSubscribed }
             guard live else { return .none }
             let output: Output
             do {
@@ -178,7 +178,7 @@ extension Publishers.TryMap {
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             let live = lock.withLock {
-                guard status.subscription != nil else { return false }
+                guard status.isSubscribed else { return false }
                 status = .terminal
                 return true
             }

@@ -76,7 +76,7 @@ extension Publishers {
         /// Attaches the subscriber through an accumulating subscription to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == any Error {
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 Inner(downstream: subscriber, initialResult: initialResult, nextPartialResult: nextPartialResult))
         }
     }
@@ -140,7 +140,7 @@ extension Publishers.TryScan {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let live = lock.withLock { status.subscription != nil }
+            let live = lock.withLock { status.isSubscribed }
             guard live else { return .none }
             let next: Output
             do {
@@ -158,7 +158,7 @@ extension Publishers.TryScan {
             }
             let stillLive = lock.withLock { () -> Bool in
                 result = next
-                return status.subscription != nil
+                return status.isSubscribed
             }
             guard stillLive else { return .none }
             return downstream.receive(next)
@@ -167,7 +167,7 @@ extension Publishers.TryScan {
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             let live = lock.withLock {
-                guard status.subscription != nil else { return false }
+                guard status.isSubscribed else { return false }
                 status = .terminal
                 return true
             }

@@ -77,9 +77,7 @@ import Testing
         let reflection = TransformReflection(of: try #require(upstream.subscriber))
         #expect(reflection.description == "Filter")
         #expect(reflection.playgroundDescription == "Filter")
-        withKnownIssue("Combine's Filter subscriber reflects no children; this one reflects its downstream") {
-            #expect(reflection.childLabels == [])
-        }
+        #expect(reflection.childLabels == [])
     }
 
     @Test func fusedFilterIsOneFilterRequiringBoth() {

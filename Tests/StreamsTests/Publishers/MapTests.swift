@@ -82,9 +82,7 @@ private struct ViewState: Equatable {
         let reflection = TransformReflection(of: try #require(upstream.subscriber))
         #expect(reflection.description == "Map")
         #expect(reflection.playgroundDescription == "Map")
-        withKnownIssue("Combine's Map subscriber reflects no children; this one reflects its downstream") {
-            #expect(reflection.childLabels == [])
-        }
+        #expect(reflection.childLabels == [])
     }
 
     @Test func viewStatePipelinePublishesOnlyChanges() {
