@@ -127,3 +127,80 @@ final class SubscriptionProbe<Input, Failure: Error>: Subscriber, @unchecked Sen
 
     func receive(completion: Subscribers.Completion<Failure>) {}
 }
+
+/// Checks what every operator built on the reduce-like pattern shares: subscription first, then an
+/// unlimited request upstream; a failure passed on at once; cancellation reaching upstream; a second
+/// subscription refused; nothing kept alive after cancel.
+///
+/// - Parameters:
+///   - name: What the operator's subscription must print.
+///   - makeOperator: Applies the operator to the given upstream.
+func checkReduceLikeContract<P: Publisher>(
+    name: String,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ makeOperator: (AnyPublisher<Int, SelectionTestError>) -> P
+) {
+    // Subscription downstream first, then one unlimited request upstream.
+    do {
+        let upstream = SelectionUpstream<Int, SelectionTestError>()
+        let probe = SubscriptionProbe<P.Output, P.Failure>(watching: upstream.subscription)
+        makeOperator(upstream.eraseToAnyPublisher()).subscribe(probe)
+        #expect(probe.arrival?.description == name, sourceLocation: sourceLocation)
+        #expect(probe.arrival?.upstreamEvents == [], sourceLocation: sourceLocation)
+        #expect(upstream.events == [.requested(.unlimited)], sourceLocation: sourceLocation)
+    }
+    // Upstream failure reaches downstream at once, with no value, even without demand.
+    do {
+        let upstream = SelectionUpstream<Int, SelectionTestError>()
+        let subscriber = TestSubscriber<P.Output, P.Failure>(initialDemand: .none)
+        makeOperator(upstream.eraseToAnyPublisher()).subscribe(subscriber)
+        upstream.send(completion: .failure(.oops))
+        upstream.send(completion: .finished)
+        #expect(subscriber.values.isEmpty, sourceLocation: sourceLocation)
+        #expect(subscriber.events.count == 2, sourceLocation: sourceLocation)
+        if case .failure(let error) = subscriber.completion {
+            #expect((error as any Error) as? SelectionTestError == .oops, sourceLocation: sourceLocation)
+        } else {
+            Issue.record("Expected the upstream failure", sourceLocation: sourceLocation)
+        }
+        #expect(upstream.events == [.requested(.unlimited)], sourceLocation: sourceLocation)
+    }
+    // Cancel reaches upstream; nothing is delivered afterwards.
+    do {
+        let upstream = SelectionUpstream<Int, SelectionTestError>()
+        let subscriber = TestSubscriber<P.Output, P.Failure>()
+        makeOperator(upstream.eraseToAnyPublisher()).subscribe(subscriber)
+        subscriber.cancel()
+        #expect(upstream.events == [.requested(.unlimited), .cancelled], sourceLocation: sourceLocation)
+        #expect(upstream.send(1) == Subscribers.Demand.none, sourceLocation: sourceLocation)
+        upstream.send(completion: .finished)
+        #expect(subscriber.events.count == 1, sourceLocation: sourceLocation)
+    }
+    // A second subscription is cancelled and changes nothing.
+    do {
+        let upstream = SelectionUpstream<Int, SelectionTestError>()
+        let subscriber = TestSubscriber<P.Output, P.Failure>()
+        makeOperator(upstream.eraseToAnyPublisher()).subscribe(subscriber)
+        let second = SelectionSubscription()
+        upstream.send(subscription: second)
+        #expect(second.events == [.cancelled], sourceLocation: sourceLocation)
+        #expect(upstream.events == [.requested(.unlimited)], sourceLocation: sourceLocation)
+        #expect(subscriber.subscriptionCount == 1, sourceLocation: sourceLocation)
+    }
+    // After cancel, neither the upstream subject nor the operator's subscription stays alive.
+    do {
+        weak var weakSubject: PassthroughSubject<Int, SelectionTestError>?
+        weak var weakInner: AnyObject?
+        do {
+            let subject = PassthroughSubject<Int, SelectionTestError>()
+            weakSubject = subject
+            let subscriber = TestSubscriber<P.Output, P.Failure>()
+            makeOperator(subject.eraseToAnyPublisher()).subscribe(subscriber)
+            weakInner = subscriber.subscription as AnyObject?
+            subject.send(1)
+            subscriber.cancel()
+        }
+        #expect(weakSubject == nil, sourceLocation: sourceLocation)
+        #expect(weakInner == nil, sourceLocation: sourceLocation)
+    }
+}
