@@ -32,6 +32,12 @@ import Testing
         #expect(seen.withLock { $0 } == [-10])
     }
 
+    @Test func synchronousUpstreamDeliversDuringSubscribe() {
+        let subscriber = TestSubscriber<Int, Never>()
+        Just(5).first().subscribe(subscriber)
+        #expect(subscriber.events == [.subscription, .value(5), .completion(.finished)])
+    }
+
     @Test func firstElementWaitsForDemand() throws {
         let upstream = SelectionUpstream<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
