@@ -83,7 +83,7 @@ extension Publishers {
         /// Attaches the subscriber through a checking subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.subscribe(ReduceProducer(downstream: subscriber, logic: Logic(predicate: predicate)))
+            upstream.receive(subscriber: ReduceProducer(downstream: subscriber, logic: Logic(predicate: predicate)))
         }
     }
 
@@ -121,7 +121,7 @@ extension Publishers {
         /// Attaches the subscriber through a checking subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.subscribe(ReduceProducer(downstream: subscriber, logic: Logic(predicate: predicate)))
+            upstream.receive(subscriber: ReduceProducer(downstream: subscriber, logic: Logic(predicate: predicate)))
         }
     }
 }

@@ -58,7 +58,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
             precondition(count > 0, "collect(_:) needs a count greater than zero, got \(count)")
-            upstream.subscribe(Inner(downstream: subscriber, count: count))
+            upstream.receive(subscriber: Inner(downstream: subscriber, count: count))
         }
     }
 }
@@ -117,7 +117,7 @@ extension Publishers.CollectByCount {
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             let full = lock.withLock { () -> [Upstream.Output]? in
-                guard status.subscription != nil else { return nil }
+                guard status.isSubscribed else { return nil }
                 if buffer.isEmpty { buffer.reserveCapacity(count) }
                 buffer.append(input)
                 guard buffer.count == count else { return nil }

@@ -181,7 +181,7 @@ extension Publishers {
         /// Attaches the subscriber through a comparing subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 ReduceProducer(downstream: subscriber, logic: Logic(areInIncreasingOrder: areInIncreasingOrder)))
         }
     }
@@ -221,7 +221,7 @@ extension Publishers {
         /// Attaches the subscriber through a comparing subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.subscribe(
+            upstream.receive(subscriber:
                 ReduceProducer(downstream: subscriber, logic: Logic(areInIncreasingOrder: areInIncreasingOrder)))
         }
     }

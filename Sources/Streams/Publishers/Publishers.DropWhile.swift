@@ -78,7 +78,7 @@ extension Publishers {
         /// Attaches the subscriber through a dropping subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.subscribe(FilterProducer(downstream: subscriber, logic: Logic(predicate: predicate)))
+            upstream.receive(subscriber: FilterProducer(downstream: subscriber, logic: Logic(predicate: predicate)))
         }
     }
 
@@ -112,7 +112,7 @@ extension Publishers {
         /// Attaches the subscriber through a dropping subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.subscribe(FilterProducer(downstream: subscriber, logic: Logic(predicate: predicate)))
+            upstream.receive(subscriber: FilterProducer(downstream: subscriber, logic: Logic(predicate: predicate)))
         }
     }
 }

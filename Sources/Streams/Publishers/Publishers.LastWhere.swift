@@ -75,7 +75,7 @@ extension Publishers {
         /// Attaches the subscriber through a subscriber that keeps the latest match.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.subscribe(ReduceProducer(downstream: subscriber, logic: Logic(predicate: predicate)))
+            upstream.receive(subscriber: ReduceProducer(downstream: subscriber, logic: Logic(predicate: predicate)))
         }
     }
 
@@ -109,7 +109,7 @@ extension Publishers {
         /// Attaches the subscriber through a subscriber that keeps the latest match.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.subscribe(ReduceProducer(downstream: subscriber, logic: Logic(predicate: predicate)))
+            upstream.receive(subscriber: ReduceProducer(downstream: subscriber, logic: Logic(predicate: predicate)))
         }
     }
 }

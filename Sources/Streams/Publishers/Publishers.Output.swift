@@ -93,7 +93,7 @@ extension Publishers {
         /// Attaches the subscriber through a range-selecting subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.subscribe(FilterProducer(downstream: subscriber, logic: Logic(range: range)))
+            upstream.receive(subscriber: FilterProducer(downstream: subscriber, logic: Logic(range: range)))
         }
     }
 }
@@ -101,7 +101,8 @@ extension Publishers {
 extension Publishers.Output: Equatable where Upstream: Equatable {}
 
 extension Publishers.Output {
-    /// Skips up to the range, lets the range through, and finishes at the first element after it.
+    /// Skips up to the range, lets the range through, and finishes right after its last element (or,
+    /// for an empty range, at the first element).
     @usableFromInline
     struct Logic: FilterLogic {
         @usableFromInline
@@ -129,7 +130,7 @@ extension Publishers.Output {
             }
             guard remainingCount > 0 else { return .finish }
             remainingCount -= 1
-            return .send(input)
+            return remainingCount == 0 ? .sendAndFinish(input) : .send(input)
         }
 
         @usableFromInline

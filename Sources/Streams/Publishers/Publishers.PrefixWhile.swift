@@ -83,7 +83,7 @@ extension Publishers {
         /// Attaches the subscriber through a prefixing subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.subscribe(FilterProducer(downstream: subscriber, logic: Logic(predicate: predicate)))
+            upstream.receive(subscriber: FilterProducer(downstream: subscriber, logic: Logic(predicate: predicate)))
         }
     }
 
@@ -118,7 +118,7 @@ extension Publishers {
         /// Attaches the subscriber through a prefixing subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.subscribe(FilterProducer(downstream: subscriber, logic: Logic(predicate: predicate)))
+            upstream.receive(subscriber: FilterProducer(downstream: subscriber, logic: Logic(predicate: predicate)))
         }
     }
 }

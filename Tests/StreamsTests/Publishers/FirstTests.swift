@@ -65,9 +65,7 @@ import Testing
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
         upstream.first().subscribe(subscriber)
         upstream.send(completion: .finished)
-        withKnownIssue("ReduceProducer sends .finished for a missing result without waiting for demand") {
-            #expect(subscriber.events == [.subscription])
-        }
+        #expect(subscriber.events == [.subscription])
         subscriber.request(.max(1))
         #expect(subscriber.events == [.subscription, .completion(.finished)])
     }
