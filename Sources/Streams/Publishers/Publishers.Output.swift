@@ -22,8 +22,8 @@ extension Publisher {
     ///
     /// Elements before the range are consumed, each replaced by a request for one more from upstream;
     /// elements in the range are republished, consuming the downstream's demand. The publisher
-    /// finishes, cancelling upstream, when upstream delivers the first element past the range, or when
-    /// upstream completes. A range with a negative bound is a programmer error.
+    /// finishes, cancelling upstream, right after the last element of the range, or when upstream
+    /// completes. A range with a negative bound is a programmer error.
     ///
     /// ```swift
     /// let cancellable = [1, 1, 2, 2, 2, 3, 4, 5, 6].publisher
@@ -41,9 +41,8 @@ extension Publisher {
 
     /// Republishes elements up to the specified maximum count.
     ///
-    /// This is `output(in: 0..<maxLength)`: the publisher finishes, cancelling upstream, when upstream
-    /// delivers an element past the first `maxLength`, or when upstream completes. A negative count is
-    /// a programmer error.
+    /// This is `output(in: 0..<maxLength)`: the publisher finishes, cancelling upstream, right after the
+    /// `maxLength`th element, or when upstream completes. A negative count is a programmer error.
     ///
     /// ```swift
     /// let cancellable = (0...10).publisher
