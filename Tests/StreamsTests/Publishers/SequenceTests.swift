@@ -158,6 +158,21 @@ private struct CountingSequence: Sequence {
         range.cancel()
     }
 
+    @Test func descriptionBecomesSequenceOnceFinishedOrCancelled() throws {
+        let finished = TestSubscriber<Int, Never>(initialDemand: .none)
+        [1, 2].publisher.subscribe(finished)
+        let finishedSubscription = try #require(finished.subscription)
+        finishedSubscription.request(.max(2))
+        #expect(finished.completion == .finished)
+        #expect(String(describing: finishedSubscription) == "Sequence")
+
+        let cancelled = TestSubscriber<Int, Never>(initialDemand: .none)
+        [1, 2].publisher.subscribe(cancelled)
+        let cancelledSubscription = try #require(cancelled.subscription)
+        cancelledSubscription.cancel()
+        #expect(String(describing: cancelledSubscription) == "Sequence")
+    }
+
     @Test func everySubscriberGetsTheWholeSequence() {
         let publisher = ["a", "b"].publisher
         let first = TestSubscriber<String, Never>()
