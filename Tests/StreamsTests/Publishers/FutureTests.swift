@@ -5,8 +5,8 @@ import Synchronization
 import Testing
 
 /// Holds a future's promise so a test can settle the future later, from any thread.
+// @unchecked: `stored` is guarded by `lock`.
 private final class PromiseBox<Output, Failure: Error>: @unchecked Sendable {
-    // @unchecked: `stored` is guarded by `lock`.
     private let lock = Mutex<Void>(())
     private var stored: Future<Output, Failure>.Promise?
 
