@@ -36,7 +36,7 @@ import Testing
     @Test func stopsPullingFromASequenceAtTheMatch() {
         let subscriber = TestSubscriber<Bool, Never>()
         let seen = Mutex<[Int]>([])
-        (1...1_000).publisher
+        (1...1_000).publisher.eraseToAnyPublisher()
             .map { value in
                 seen.withLock { $0.append(value) }
                 return value

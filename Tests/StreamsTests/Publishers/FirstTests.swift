@@ -21,7 +21,7 @@ import Testing
     @Test func takesOnlyOneElementFromASequence() {
         let seen = Mutex<[Int]>([])
         let subscriber = TestSubscriber<Int, Never>()
-        (-10...10).publisher
+        (-10...10).publisher.eraseToAnyPublisher()
             .map { value in
                 seen.withLock { $0.append(value) }
                 return value

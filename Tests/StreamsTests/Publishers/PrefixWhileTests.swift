@@ -43,7 +43,7 @@ import Testing
 
     @Test func honoursBoundedDemand() {
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
-        (1...10).publisher.prefix { $0 < 4 }.subscribe(subscriber)
+        (1...10).publisher.eraseToAnyPublisher().prefix { $0 < 4 }.subscribe(subscriber)
         #expect(subscriber.events == [.subscription, .value(1), .value(2)])
         subscriber.request(.max(1))
         #expect(subscriber.values == [1, 2, 3])
