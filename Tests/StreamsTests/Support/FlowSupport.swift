@@ -189,16 +189,22 @@ final class FlowTextStream: TextOutputStream, @unchecked Sendable {
 /// Watches that a subscriber is never entered by two deliveries at once.
 final class ReentryDetector: @unchecked Sendable {
     // @unchecked: `state` guards the counters.
-    private let state = Mutex((inside: 0, overlaps: 0))
+    private let state = Mutex((inside: 0, overlaps: 0, checksum: 0))
 
-    /// Runs `body` as one delivery, counting any overlap with another.
-    func enter(_ body: () -> Void) {
+    /// Runs `body` as one delivery, counting any overlap with another. `spin` keeps the delivery busy
+    /// for that many steps, to widen the window in which an overlap would show.
+    func enter(spin: Int = 0, _ body: () -> Void) {
         state.withLock { state in
             state.inside += 1
             if state.inside > 1 { state.overlaps += 1 }
         }
+        var total = 0
+        for step in 0..<spin { total &+= step &* 31 }
         body()
-        state.withLock { $0.inside -= 1 }
+        state.withLock { state in
+            state.inside -= 1
+            state.checksum &+= total
+        }
     }
 
     /// How many deliveries started while another was in progress.
