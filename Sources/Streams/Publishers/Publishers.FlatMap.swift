@@ -125,7 +125,8 @@ extension Publishers {
             transform: @escaping (Upstream.Output) -> NewPublisher
         ) {
             precondition(
-                maxPublishers > 0, "flatMap(maxPublishers:) needs room for at least one publisher, got \(maxPublishers)")
+                maxPublishers > 0, "flatMap(maxPublishers:) needs room for at least one publisher, got \(maxPublishers)"
+            )
             self.upstream = upstream
             self.maxPublishers = maxPublishers
             self.transform = transform

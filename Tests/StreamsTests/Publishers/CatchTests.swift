@@ -83,7 +83,8 @@ import Testing
         subscriber.request(.max(1))
         #expect(subscriber.values == [1, 10, 11])
         subscriber.request(.max(1))
-        #expect(subscriber.events == [.subscription, .value(1), .value(10), .value(11), .value(12), .completion(.finished)])
+        #expect(
+            subscriber.events == [.subscription, .value(1), .value(10), .value(11), .value(12), .completion(.finished)])
     }
 
     @Test func replacementFailureEndsTheStream() {

@@ -22,13 +22,16 @@ import Testing
 
     @Test func operatorsBuildConcatenateOfSequencePublishers() {
         let subject = PassthroughSubject<Int, FlowError>()
-        let prepended: Publishers.Concatenate<Publishers.Sequence<[Int], FlowError>, PassthroughSubject<Int, FlowError>> =
-            subject.prepend(1, 2)
+        let prepended:
+            Publishers.Concatenate<Publishers.Sequence<[Int], FlowError>, PassthroughSubject<Int, FlowError>> =
+                subject.prepend(1, 2)
         #expect(prepended.prefix.sequence == [1, 2])
-        let appended: Publishers.Concatenate<PassthroughSubject<Int, FlowError>, Publishers.Sequence<ClosedRange<Int>, FlowError>> =
-            subject.append(3...4)
+        let appended:
+            Publishers.Concatenate<PassthroughSubject<Int, FlowError>, Publishers.Sequence<ClosedRange<Int>, FlowError>> =
+                subject.append(3...4)
         #expect(appended.suffix.sequence == 3...4)
-        #expect(Publishers.Concatenate(prefix: [1].publisher, suffix: [2].publisher) == [1].publisher.append([2].publisher))
+        #expect(
+            Publishers.Concatenate(prefix: [1].publisher, suffix: [2].publisher) == [1].publisher.append([2].publisher))
     }
 
     @Test func sequenceAndJustFuseIntoOneSequence() {
@@ -89,7 +92,8 @@ import Testing
         subscriber.request(.max(2))
         #expect(subscriber.values == [1, 2, 3])
         subscriber.request(.max(1))
-        #expect(subscriber.events == [.subscription, .value(1), .value(2), .value(3), .value(4), .completion(.finished)])
+        #expect(
+            subscriber.events == [.subscription, .value(1), .value(2), .value(3), .value(4), .completion(.finished)])
     }
 
     @Test func prefixFailureEndsEverything() {
@@ -137,7 +141,8 @@ import Testing
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
         subscriber.onReceiveValue { _ in subscriber.request(.max(1)) }
         [1, 2].publisher.append(3, 4).subscribe(subscriber)
-        #expect(subscriber.events == [.subscription, .value(1), .value(2), .value(3), .value(4), .completion(.finished)])
+        #expect(
+            subscriber.events == [.subscription, .value(1), .value(2), .value(3), .value(4), .completion(.finished)])
     }
 
     @Test func reentrantCancelInThePrefix() {

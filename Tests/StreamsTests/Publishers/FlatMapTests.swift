@@ -12,7 +12,8 @@ import Testing
         [1, 2, 3].publisher.flatMap { [$0, $0 * 10].publisher }.subscribe(subscriber)
         #expect(
             subscriber.events == [
-                .subscription, .value(1), .value(10), .value(2), .value(20), .value(3), .value(30), .completion(.finished),
+                .subscription, .value(1), .value(10), .value(2), .value(20), .value(3), .value(30),
+                .completion(.finished),
             ])
     }
 
@@ -390,10 +391,14 @@ import Testing
         let never = PassthroughSubject<Int, Never>()
         let sameFailure: Publishers.FlatMap<Fail<Int, FlowError>, PassthroughSubject<Int, FlowError>> =
             failing.flatMap { _ in Fail<Int, FlowError>(error: FlowError()) }
-        let upstreamNever: Publishers.FlatMap<Fail<Int, FlowError>, Publishers.SetFailureType<PassthroughSubject<Int, Never>, FlowError>> =
-            never.flatMap { _ in Fail<Int, FlowError>(error: FlowError()) }
-        let childNever: Publishers.FlatMap<Publishers.SetFailureType<Just<Int>, FlowError>, PassthroughSubject<Int, FlowError>> =
-            failing.flatMap { Just($0) }
+        let upstreamNever:
+            Publishers.FlatMap<
+                Fail<Int, FlowError>, Publishers.SetFailureType<PassthroughSubject<Int, Never>, FlowError>
+            > =
+                never.flatMap { _ in Fail<Int, FlowError>(error: FlowError()) }
+        let childNever:
+            Publishers.FlatMap<Publishers.SetFailureType<Just<Int>, FlowError>, PassthroughSubject<Int, FlowError>> =
+                failing.flatMap { Just($0) }
         let bothNever: Publishers.FlatMap<Just<Int>, PassthroughSubject<Int, Never>> = never.flatMap { Just($0) }
         #expect(sameFailure.maxPublishers == .unlimited)
         #expect(upstreamNever.maxPublishers == .unlimited)
@@ -401,8 +406,12 @@ import Testing
         #expect(bothNever.flatMap(maxPublishers: .max(3)) { Just($0) }.maxPublishers == .max(3))
 
         let subscriber = TestSubscriber<Int, FlowError>()
-        never.flatMap { value in value > 0 ? Just(value).setFailureType(to: FlowError.self).eraseToAnyPublisher() : Fail(error: FlowError(value)).eraseToAnyPublisher() }
-            .subscribe(subscriber)
+        never.flatMap { value in
+            value > 0
+                ? Just(value).setFailureType(to: FlowError.self).eraseToAnyPublisher()
+                : Fail(error: FlowError(value)).eraseToAnyPublisher()
+        }
+        .subscribe(subscriber)
         never.send(1)
         never.send(0)
         #expect(subscriber.events == [.subscription, .value(1), .completion(.failure(FlowError(0)))])

@@ -49,7 +49,8 @@ extension Publisher {
         upstream.logged(log).subscribe(subscriber)
         #expect(upstream.send(1) == Subscribers.Demand.none)
         #expect(upstream.send(2) == .max(3))
-        #expect(log.all == ["subscription FlowSubscription", "request max(1)", "output 1", "output 2", "request max(3)"])
+        #expect(
+            log.all == ["subscription FlowSubscription", "request max(1)", "output 1", "output 2", "request max(3)"])
         #expect(upstream.subscription?.history == [.requested(.max(1))])
     }
 
@@ -101,7 +102,8 @@ extension Publisher {
         #expect(subscriber.values == [1, 2, 3])
         #expect(
             log.all == [
-                "subscription [1, 2, 3, 4]", "request max(1)", "output 1", "request max(1)", "output 2", "request max(1)",
+                "subscription [1, 2, 3, 4]", "request max(1)", "output 1", "request max(1)", "output 2",
+                "request max(1)",
                 "output 3",
             ])
     }

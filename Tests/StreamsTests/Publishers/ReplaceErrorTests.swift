@@ -70,7 +70,8 @@ import Testing
         subscriber.onReceiveValue { _ in subscriber.request(.max(1)) }
         [1, 2, 3].publisher.setFailureType(to: FlowError.self).append(Fail(error: FlowError()))
             .replaceError(with: 42).subscribe(subscriber)
-        #expect(subscriber.events == [.subscription, .value(1), .value(2), .value(3), .value(42), .completion(.finished)])
+        #expect(
+            subscriber.events == [.subscription, .value(1), .value(2), .value(3), .value(42), .completion(.finished)])
     }
 
     @Test func describesItselfAsReplaceError() {

@@ -113,7 +113,8 @@ import Testing
         upstream.retry(5).subscribe(subscriber)
         upstream.send(completion: .failure(FlowError()))
         subscriber.cancel()
-        #expect(upstream.subscriptions.map(\.history) == [[.requested(.unlimited)], [.requested(.unlimited), .cancelled]])
+        #expect(
+            upstream.subscriptions.map(\.history) == [[.requested(.unlimited)], [.requested(.unlimited), .cancelled]])
         upstream.send(completion: .failure(FlowError()))
         #expect(upstream.subscribeCount == 2)
         #expect(upstream.send(1) == Subscribers.Demand.none)
