@@ -25,6 +25,10 @@ let package = Package(
         .testTarget(
             name: "StreamsTestingTests", dependencies: ["Streams", "StreamsTesting"],
             swiftSettings: sharedSettings),
+        // Combine-style code must compile unchanged in the Swift 5 language mode too.
+        .testTarget(
+            name: "StreamsSwift5Tests", dependencies: ["Streams"],
+            swiftSettings: [.swiftLanguageMode(.v5)]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -36,7 +36,7 @@ for observer in 0..<observerCount {
     store
         .map { $0.fields[field] }
         .removeDuplicates()
-        .dropFirstValue()
+        .dropFirst()  // the value replayed on subscription is not a change
         .sink { _ in notifications[observer] += 1 }
         .store(in: &cancellables)
 }
@@ -69,14 +69,3 @@ let total = notifications.reduce(0, +)
 let everyone = observerCount * updateCount
 print("\nnotifications delivered: \(total) with slices, \(everyone) with notify-everyone")
 print("redundant notifications avoided: \(everyone - total)")
-
-extension Publisher {
-    /// Skips the value a slice replays on subscription, so only changes are counted.
-    func dropFirstValue() -> Publishers.Filter<Self> {
-        var first = true
-        return filter { _ in
-            defer { first = false }
-            return !first
-        }
-    }
-}

@@ -5,7 +5,8 @@ enum FilterStep<Output, Failure: Error> {
     case send(Output)
     /// Drop the value and ask upstream for one more in its place.
     case skip
-    /// Send this value, then finish: cancel upstream and complete downstream.
+    /// Send this value, then finish: cancel upstream and complete downstream. The downstream's demand
+    /// for the value is still returned upstream.
     case sendAndFinish(Output)
     /// Drop the value and finish.
     case finish
@@ -107,9 +108,10 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
         case .skip:
             return .max(1)
         case .sendAndFinish(let output):
-            guard terminate() else { return .none }
-            _ = downstream.receive(output)
+            let demand = downstream.receive(output)
+            guard terminate() else { return demand }
             downstream.receive(completion: .finished)
+            return demand
         case .finish:
             guard terminate() else { return .none }
             downstream.receive(completion: .finished)

@@ -8,7 +8,7 @@ public import Synchronization
     import Android
 #endif
 
-/// The lock every stateful type in Streams uses.
+/// The lock every stateful type in Streams and StreamsTesting uses.
 ///
 /// The state it guards lives in the owner's stored properties, read and written only inside
 /// ``withLock(_:)``. Owners never call a subscriber, a closure or a scheduler while holding it, so
@@ -21,7 +21,7 @@ public import Synchronization
 /// operations themselves, so `--sanitize=thread` sees every ordering it establishes.
 @usableFromInline
 @frozen
-struct Lock: ~Copyable, Sendable {
+package struct Lock: ~Copyable, Sendable {
     #if canImport(Darwin)
         @usableFromInline
         let mutex = Mutex<Void>(())
@@ -31,12 +31,12 @@ struct Lock: ~Copyable, Sendable {
     #endif
 
     @inlinable
-    init() {}
+    package init() {}
 
     /// Runs `body` with the lock held.
     @inlinable
     @discardableResult
-    func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
         #if canImport(Darwin)
             return try mutex.withLock { _ in try body() }
         #else

@@ -68,8 +68,9 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     enum Outcome {
         /// Still folding.
         case folding
-        /// Known but waiting for downstream demand.
-        case waitingForDemand(Logic.Output)
+        /// Known (`nil` for no value) but waiting for downstream demand: even the bare `.finished`
+        /// waits, as in Combine.
+        case waitingForDemand(Logic.Output?)
         /// Delivered, or never to be delivered.
         case done
     }
@@ -149,7 +150,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     @inlinable
     func receive(completion: Subscribers.Completion<Logic.UpstreamFailure>) {
         let live = lock.withLock {
-            guard !status.isTerminal else { return false }
+            guard status.isSubscribed else { return false }
             status = .terminal
             if case .failure = completion { outcome = .done }
             return true
@@ -166,15 +167,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     /// Publishes the result now if downstream asked for a value, or keeps it until it does.
     @inlinable
     func publishResult() {
-        guard let result = logic.result else {
-            let pending = lock.withLock { () -> Bool in
-                guard case .folding = outcome else { return false }
-                outcome = .done
-                return true
-            }
-            if pending { downstream.receive(completion: .finished) }
-            return
-        }
+        let result = logic.result
         let deliverNow = lock.withLock { () -> Bool in
             guard case .folding = outcome else { return false }
             if hasDemand {
@@ -188,21 +181,21 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     }
 
     @inlinable
-    func deliver(_ result: Logic.Output) {
-        _ = downstream.receive(result)
+    func deliver(_ result: Logic.Output?) {
+        if let result { _ = downstream.receive(result) }
         downstream.receive(completion: .finished)
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "A subscription's demand must be greater than zero, got \(demand)")
-        let result = lock.withLock { () -> Logic.Output? in
+        let pending = lock.withLock { () -> Logic.Output?? in
             hasDemand = true
             guard case .waitingForDemand(let result) = outcome else { return nil }
             outcome = .done
-            return result
+            return .some(result)
         }
-        if let result { deliver(result) }
+        if let result = pending { deliver(result) }
     }
 
     @inlinable

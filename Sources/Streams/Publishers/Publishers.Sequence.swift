@@ -84,9 +84,10 @@ where Downstream.Input == Iterator.Element {
     @usableFromInline
     var isEmitting = false
 
-    /// The sequence, kept only to describe the subscription.
+    /// Guarded by `lock`: the sequence, kept only to describe the subscription; `nil` once finished or
+    /// cancelled.
     @usableFromInline
-    let sequence: Any
+    var sequence: Any?
 
     @inlinable
     init(downstream: Downstream, iterator: Iterator, next: Iterator.Element, sequence: Any) {
@@ -124,8 +125,8 @@ where Downstream.Input == Iterator.Element {
             let more = target.receive(element)
             next = iterator.next()
             if next == nil {
-                let finishing = lock.withLock { downstream.take() }
-                finishing?.receive(completion: .finished)
+                let finishing = lock.withLock { () -> (Downstream?, Any?) in (downstream.take(), sequence.take()) }
+                finishing.0?.receive(completion: .finished)
                 return
             }
             if more > 0 { lock.withLock { demand += more } }
@@ -134,17 +135,20 @@ where Downstream.Input == Iterator.Element {
 
     @inlinable
     func cancel() {
-        let released = lock.withLock { downstream.take() }
+        let released = lock.withLock { () -> (Downstream?, Any?) in (downstream.take(), sequence.take()) }
         withExtendedLifetime(released) {}
     }
 
-    /// The sequence, as Combine prints it: `[1, 2, 3]`.
+    /// The sequence, as Combine prints it: `[1, 2, 3]`; `Sequence` once finished or cancelled.
     @usableFromInline
-    var description: String { String(describing: sequence) }
+    var description: String {
+        lock.withLock { sequence }.map { String(describing: $0) } ?? "Sequence"
+    }
 
     @usableFromInline
     var customMirror: Mirror {
-        Mirror(self, children: ["sequence": sequence])
+        let sequence = lock.withLock { self.sequence }
+        return Mirror(self, children: ["sequence": sequence ?? [Iterator.Element]()])
     }
 
     @usableFromInline

@@ -53,12 +53,12 @@ import Testing
     }
 
     @Test func isEquatableWhenTheUpstreamIs() {
-        #expect(Just(1).ignoreOutput() == Just(1).ignoreOutput())
-        #expect(Just(1).ignoreOutput() != Just(2).ignoreOutput())
+        #expect(Publishers.IgnoreOutput(upstream: Just(1)) == Publishers.IgnoreOutput(upstream: Just(1)))
+        #expect(Publishers.IgnoreOutput(upstream: Just(1)) != Publishers.IgnoreOutput(upstream: Just(2)))
     }
 
     @Test func isSendableWhenTheUpstreamIs() {
-        let sendable: any Sendable = Just(3).ignoreOutput()
+        let sendable: any Sendable = Publishers.IgnoreOutput(upstream: Just(3))
         #expect(sendable is Publishers.IgnoreOutput<Just<Int>>)
     }
 

@@ -52,13 +52,13 @@ private struct OtherError: Error, Equatable {}
     }
 
     @Test func isEquatableWhenTheUpstreamIs() {
-        let one = Just(1).setFailureType(to: OtherError.self)
-        #expect(one == Just(1).setFailureType(to: OtherError.self))
-        #expect(one != Just(2).setFailureType(to: OtherError.self))
+        let one = Publishers.SetFailureType<Just<Int>, OtherError>(upstream: Just(1))
+        #expect(one == Publishers.SetFailureType<Just<Int>, OtherError>(upstream: Just(1)))
+        #expect(one != Publishers.SetFailureType<Just<Int>, OtherError>(upstream: Just(2)))
     }
 
     @Test func isSendableWhenTheUpstreamIs() {
-        let sendable: any Sendable = Just(3).setFailureType(to: OtherError.self)
+        let sendable: any Sendable = Publishers.SetFailureType<Just<Int>, OtherError>(upstream: Just(3))
         #expect(sendable is Publishers.SetFailureType<Just<Int>, OtherError>)
     }
 }

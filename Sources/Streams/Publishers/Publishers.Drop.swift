@@ -1,0 +1,173 @@
+extension Publisher {
+    /// Omits the specified number of elements before republishing subsequent elements.
+    ///
+    /// The publisher asks upstream for the elements it drops on top of whatever downstream asks for:
+    /// its first request upstream is downstream's demand so far plus `count`. A negative count is a
+    /// programmer error, reported when a subscriber attaches.
+    ///
+    /// ```swift
+    /// let cancellable = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].publisher
+    ///     .dropFirst(8)
+    ///     .sink { print($0, terminator: " ") }
+    /// // Prints: 9 10
+    /// ```
+    ///
+    /// - Parameter count: The number of elements to omit. The default is `1`.
+    /// - Returns: A publisher that doesn't republish the first `count` elements.
+    @inlinable
+    public func dropFirst(_ count: Int = 1) -> Publishers.Drop<Self> {
+        Publishers.Drop(upstream: self, count: count)
+    }
+}
+
+extension Publishers {
+    /// A publisher that omits a specified number of elements before republishing later elements.
+    public struct Drop<Upstream: Publisher>: Publisher {
+        /// The kind of values published by this publisher: the upstream's.
+        public typealias Output = Upstream.Output
+
+        /// The kind of errors this publisher might publish: the upstream's.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher that this publisher receives elements from.
+        public let upstream: Upstream
+
+        /// The number of elements to drop.
+        public let count: Int
+
+        /// Creates a publisher that omits a specified number of elements before republishing later
+        /// elements.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher that this publisher receives elements from.
+        ///   - count: The number of elements to drop.
+        @inlinable
+        public init(upstream: Upstream, count: Int) {
+            self.upstream = upstream
+            self.count = count
+        }
+
+        /// Gives the subscriber its subscription, then attaches to the upstream publisher.
+        ///
+        /// The subscriber may request before upstream's subscription arrives; those requests are
+        /// added to the first request made upstream. A negative count stops execution here.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
+            precondition(count >= 0, "dropFirst(_:) needs a non-negative count, got \(count)")
+            let inner = Inner(downstream: subscriber, count: count)
+            subscriber.receive(subscription: inner)
+            upstream.receive(subscriber: inner)
+        }
+    }
+}
+
+extension Publishers.Drop: Equatable where Upstream: Equatable {}
+
+extension Publishers.Drop {
+    /// The subscriber and subscription that swallows the first `count` elements.
+    @usableFromInline
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+        @usableFromInline
+        typealias Input = Upstream.Output
+
+        @usableFromInline
+        typealias Failure = Upstream.Failure
+
+        @usableFromInline
+        let downstream: Downstream
+
+        @usableFromInline
+        let count: Int
+
+        /// Touched only by `receive(_:)`: how many elements are still to drop.
+        @usableFromInline
+        var remaining: Int
+
+        @usableFromInline
+        let lock = Lock()
+
+        /// Guarded by `lock`.
+        @usableFromInline
+        var status = SubscriptionStatus.awaitingSubscription
+
+        /// Guarded by `lock`: what downstream requested before upstream's subscription arrived.
+        @usableFromInline
+        var pendingDemand = Subscribers.Demand.none
+
+        @inlinable
+        init(downstream: Downstream, count: Int) {
+            self.downstream = downstream
+            self.count = count
+            remaining = count
+        }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            let demand = lock.withLock { () -> Subscribers.Demand? in
+                guard case .awaitingSubscription = status else { return nil }
+                status = .subscribed(subscription)
+                defer { pendingDemand = .none }
+                return pendingDemand + count
+            }
+            guard let demand else {
+                subscription.cancel()
+                return
+            }
+            if demand > 0 { subscription.request(demand) }
+        }
+
+        @inlinable
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            let live = lock.withLock { !status.isTerminal }
+            guard live else { return .none }
+            if remaining > 0 {
+                remaining -= 1
+                return .none
+            }
+            return downstream.receive(input)
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            let live = lock.withLock {
+                guard !status.isTerminal else { return false }
+                status = .terminal
+                return true
+            }
+            guard live else { return }
+            downstream.receive(completion: completion)
+        }
+
+        @inlinable
+        func request(_ demand: Subscribers.Demand) {
+            precondition(demand > 0, "A subscription's demand must be greater than zero, got \(demand)")
+            let subscription = lock.withLock { () -> (any Subscription)? in
+                if case .awaitingSubscription = status { pendingDemand += demand }
+                return status.subscription
+            }
+            subscription?.request(demand)
+        }
+
+        @inlinable
+        func cancel() {
+            let subscription = lock.withLock { () -> (any Subscription)? in
+                let subscription = status.subscription
+                status = .terminal
+                pendingDemand = .none
+                return subscription
+            }
+            subscription?.cancel()
+        }
+
+        @usableFromInline
+        var description: String { "Drop" }
+
+        @usableFromInline
+        var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+
+        @usableFromInline
+        var playgroundDescription: Any { description }
+    }
+}

@@ -1,0 +1,598 @@
+extension Publisher {
+    /// Transforms all elements from an upstream publisher into a new publisher up to a maximum number
+    /// of publishers you specify.
+    ///
+    /// Each upstream element is turned into a publisher with `transform`, and the values of all those
+    /// publishers are republished, one at a time, as downstream demand allows. At most
+    /// `maxPublishers` of them are subscribed to at once: this publisher asks upstream for that many
+    /// elements, and for one more each time one of them finishes. It finishes when upstream and every
+    /// publisher it produced have finished, and fails with the first failure, cancelling the rest.
+    ///
+    /// ```swift
+    /// let cancellable = [1, 2, 3].publisher
+    ///     .flatMap(maxPublishers: .max(1)) { n in [n, n * 10].publisher }
+    ///     .sink { print($0, terminator: " ") }
+    /// // Prints: 1 10 2 20 3 30
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - maxPublishers: Specifies the maximum number of concurrent publisher subscriptions, or
+    ///     ``Subscribers/Demand/unlimited`` if unspecified. It must be greater than zero.
+    ///   - transform: A closure that takes an element as a parameter and returns a publisher that
+    ///     produces elements of that type.
+    /// - Returns: A publisher that transforms elements from an upstream publisher into a publisher of
+    ///   that element's type.
+    @inlinable
+    public func flatMap<T, P: Publisher>(
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+    ) -> Publishers.FlatMap<P, Self> where T == P.Output, Failure == P.Failure {
+        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
+    }
+
+    /// Transforms all elements from an upstream publisher into a new publisher that cannot fail, up
+    /// to a maximum number of publishers you specify.
+    ///
+    /// The new publishers are given this publisher's failure type.
+    ///
+    /// - Parameters:
+    ///   - maxPublishers: Specifies the maximum number of concurrent publisher subscriptions, or
+    ///     ``Subscribers/Demand/unlimited`` if unspecified. It must be greater than zero.
+    ///   - transform: A closure that takes an element as a parameter and returns a publisher that
+    ///     produces elements of that type.
+    /// - Returns: A publisher that transforms elements from an upstream publisher into a publisher of
+    ///   that element's type.
+    @inlinable
+    public func flatMap<P: Publisher>(
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+    ) -> Publishers.FlatMap<Publishers.SetFailureType<P, Failure>, Self> where P.Failure == Never {
+        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers) {
+            transform($0).setFailureType(to: Failure.self)
+        }
+    }
+}
+
+extension Publisher where Failure == Never {
+    /// Transforms all elements from an upstream publisher that cannot fail into a new publisher, up
+    /// to a maximum number of publishers you specify.
+    ///
+    /// This publisher takes on the new publishers' failure type.
+    ///
+    /// - Parameters:
+    ///   - maxPublishers: Specifies the maximum number of concurrent publisher subscriptions, or
+    ///     ``Subscribers/Demand/unlimited`` if unspecified. It must be greater than zero.
+    ///   - transform: A closure that takes an element as a parameter and returns a publisher that
+    ///     produces elements of that type.
+    /// - Returns: A publisher that transforms elements from an upstream publisher into a publisher of
+    ///   that element's type.
+    @inlinable
+    public func flatMap<P: Publisher>(
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+    ) -> Publishers.FlatMap<P, Publishers.SetFailureType<Self, P.Failure>> {
+        setFailureType(to: P.Failure.self).flatMap(maxPublishers: maxPublishers, transform)
+    }
+
+    /// Transforms all elements from an upstream publisher that cannot fail into a new publisher that
+    /// cannot fail either, up to a maximum number of publishers you specify.
+    ///
+    /// - Parameters:
+    ///   - maxPublishers: Specifies the maximum number of concurrent publisher subscriptions, or
+    ///     ``Subscribers/Demand/unlimited`` if unspecified. It must be greater than zero.
+    ///   - transform: A closure that takes an element as a parameter and returns a publisher that
+    ///     produces elements of that type.
+    /// - Returns: A publisher that transforms elements from an upstream publisher into a publisher of
+    ///   that element's type.
+    @inlinable
+    public func flatMap<P: Publisher>(
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+    ) -> Publishers.FlatMap<P, Self> where P.Failure == Never {
+        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
+    }
+}
+
+extension Publishers {
+    /// A publisher that transforms elements from an upstream publisher into a new publisher.
+    public struct FlatMap<NewPublisher: Publisher, Upstream: Publisher>: Publisher
+    where NewPublisher.Failure == Upstream.Failure {
+        /// The kind of values published by this publisher: the new publishers'.
+        public typealias Output = NewPublisher.Output
+
+        /// The kind of errors this publisher might publish: the upstream's, which the new publishers
+        /// share.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        /// The maximum number of concurrent publisher subscriptions.
+        public let maxPublishers: Subscribers.Demand
+
+        /// A closure that takes an element as a parameter and returns a publisher that produces
+        /// elements of that type.
+        public let transform: (Upstream.Output) -> NewPublisher
+
+        /// Creates a publisher that transforms elements from an upstream publisher into a new
+        /// publisher.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher from which this publisher receives elements.
+        ///   - maxPublishers: The maximum number of concurrent publisher subscriptions; it must be
+        ///     greater than zero.
+        ///   - transform: A closure that takes an element as a parameter and returns a publisher that
+        ///     produces elements of that type.
+        @inlinable
+        public init(
+            upstream: Upstream, maxPublishers: Subscribers.Demand,
+            transform: @escaping (Upstream.Output) -> NewPublisher
+        ) {
+            precondition(
+                maxPublishers > 0, "flatMap(maxPublishers:) needs room for at least one publisher, got \(maxPublishers)"
+            )
+            self.upstream = upstream
+            self.maxPublishers = maxPublishers
+            self.transform = transform
+        }
+
+        /// Gives the subscriber its subscription, then subscribes to the upstream publisher.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
+            let inner = Inner(downstream: subscriber, maxPublishers: maxPublishers, transform: transform)
+            subscriber.receive(subscription: inner)
+            upstream.receive(subscriber: inner)
+        }
+    }
+}
+
+extension Publishers.FlatMap {
+    /// The subscriber to the upstream, the parent of every new publisher's subscriber, and the one
+    /// subscription downstream sees.
+    ///
+    /// All state lives under `lock`. Values reach downstream one at a time, from whichever thread
+    /// holds the emitting role (`isEmitting`): a value that arrives while another thread emits, or
+    /// while downstream has no demand, waits in `buffer`, and the emitting thread drains it without
+    /// holding the lock. Completion and failure go through the same role, so downstream is never
+    /// called concurrently.
+    ///
+    /// Each new publisher is asked for one value at a time (one more for each of its values that goes
+    /// down), or for unlimited values once downstream's demand is unlimited.
+    @usableFromInline
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible
+    where Downstream.Input == NewPublisher.Output, Downstream.Failure == Upstream.Failure {
+        @usableFromInline
+        typealias Input = Upstream.Output
+
+        @usableFromInline
+        typealias Failure = Upstream.Failure
+
+        /// A new publisher's place: subscribed to, or waiting for its subscription.
+        @usableFromInline
+        enum Child {
+            case pending
+            case subscribed(any Subscription)
+
+            @inlinable
+            var subscription: (any Subscription)? {
+                if case .subscribed(let subscription) = self { return subscription }
+                return nil
+            }
+        }
+
+        /// What the emitting thread does next.
+        @usableFromInline
+        enum Step {
+            /// Deliver a buffered value, then ask its publisher for one more (if given).
+            case deliver(NewPublisher.Output, (any Subscription)?)
+            /// Deliver `.finished`.
+            case finish
+            /// Deliver the failure.
+            case fail(Upstream.Failure)
+            /// Give up the emitting role.
+            case stop
+        }
+
+        /// What to do with a value from a new publisher.
+        @usableFromInline
+        enum Arrival {
+            /// Ignore it: the stream has ended.
+            case drop
+            /// It was buffered; someone else delivers it, or more demand will.
+            case buffered
+            /// Deliver it now; the flag says downstream's demand is unlimited.
+            case deliver(unlimited: Bool)
+            /// It was buffered behind older values; drain them.
+            case drain
+        }
+
+        @usableFromInline
+        let downstream: Downstream
+
+        @usableFromInline
+        let maxPublishers: Subscribers.Demand
+
+        @usableFromInline
+        let transform: (Upstream.Output) -> NewPublisher
+
+        @usableFromInline
+        let lock = Lock()
+
+        /// Guarded by `lock`.
+        @usableFromInline
+        var upstreamStatus = SubscriptionStatus.awaitingSubscription
+
+        /// Guarded by `lock`: upstream finished normally.
+        @usableFromInline
+        var upstreamFinished = false
+
+        /// Guarded by `lock`: the new publishers that have not finished, by index.
+        @usableFromInline
+        var children: [Int: Child] = [:]
+
+        /// Guarded by `lock`.
+        @usableFromInline
+        var nextChildIndex = 0
+
+        /// Guarded by `lock`: downstream's outstanding demand.
+        @usableFromInline
+        var demand = Subscribers.Demand.none
+
+        /// Guarded by `lock`: values waiting for demand or for the emitting thread, with the index of
+        /// the publisher that sent each.
+        @usableFromInline
+        var buffer = FlatMapQueue<(child: Int, value: NewPublisher.Output)>()
+
+        /// Guarded by `lock`: whether a thread is delivering to downstream.
+        @usableFromInline
+        var isEmitting = false
+
+        /// Guarded by `lock`: no more values go downstream (completed, failing or cancelled).
+        @usableFromInline
+        var isTerminal = false
+
+        /// Guarded by `lock`: a failure for the emitting thread to deliver.
+        @usableFromInline
+        var pendingFailure: Upstream.Failure?
+
+        @inlinable
+        init(
+            downstream: Downstream, maxPublishers: Subscribers.Demand,
+            transform: @escaping (Upstream.Output) -> NewPublisher
+        ) {
+            self.downstream = downstream
+            self.maxPublishers = maxPublishers
+            self.transform = transform
+        }
+
+        // MARK: Upstream
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            let accepted = lock.withLock {
+                guard !isTerminal, case .awaitingSubscription = upstreamStatus else { return false }
+                upstreamStatus = .subscribed(subscription)
+                return true
+            }
+            guard accepted else {
+                subscription.cancel()
+                return
+            }
+            subscription.request(maxPublishers)
+        }
+
+        @inlinable
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            let index = lock.withLock { () -> Int? in
+                guard !isTerminal, upstreamStatus.subscription != nil else { return nil }
+                let index = nextChildIndex
+                nextChildIndex += 1
+                children[index] = .pending
+                return index
+            }
+            guard let index else { return .none }
+            transform(input).receive(subscriber: ChildSubscriber(index: index, inner: self))
+            return .none
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            switch completion {
+            case .finished:
+                let live = lock.withLock { () -> Bool in
+                    guard upstreamStatus.subscription != nil else { return false }
+                    upstreamStatus = .terminal
+                    upstreamFinished = true
+                    return !isTerminal
+                }
+                if live { drainIfIdle() }
+            case .failure(let error):
+                let live = lock.withLock { upstreamStatus.subscription != nil }
+                if live { fail(error, sparing: nil) }
+            }
+        }
+
+        // MARK: New publishers
+
+        @inlinable
+        func childReceive(subscription: any Subscription, index: Int) {
+            let first = lock.withLock { () -> Subscribers.Demand? in
+                guard !isTerminal, case .pending? = children[index] else { return nil }
+                children[index] = .subscribed(subscription)
+                return demand == .unlimited ? .unlimited : .max(1)
+            }
+            guard let first else {
+                subscription.cancel()
+                return
+            }
+            subscription.request(first)
+        }
+
+        @inlinable
+        func childReceive(_ input: NewPublisher.Output, index: Int) -> Subscribers.Demand {
+            let arrival = lock.withLock { () -> Arrival in
+                guard !isTerminal, children[index]?.subscription != nil else { return .drop }
+                if !isEmitting, buffer.isEmpty, demand > 0 {
+                    isEmitting = true
+                    let unlimited = demand == .unlimited
+                    demand -= 1
+                    return .deliver(unlimited: unlimited)
+                }
+                buffer.append((index, input))
+                guard !isEmitting, demand > 0 else { return .buffered }
+                isEmitting = true
+                return .drain
+            }
+            switch arrival {
+            case .drop, .buffered:
+                return .none
+            case .deliver(let unlimited):
+                let more = downstream.receive(input)
+                drain(adding: more)
+                return unlimited ? .none : .max(1)
+            case .drain:
+                drain(adding: .none)
+                return .none
+            }
+        }
+
+        @inlinable
+        func childReceive(completion: Subscribers.Completion<NewPublisher.Failure>, index: Int) {
+            switch completion {
+            case .finished:
+                let next = lock.withLock { () -> (any Subscription)?? in
+                    guard !isTerminal, children.removeValue(forKey: index) != nil else { return nil }
+                    guard maxPublishers != .unlimited else { return .some(nil) }
+                    return .some(upstreamStatus.subscription)
+                }
+                guard let next else { return }
+                drainIfIdle()
+                next?.request(.max(1))
+            case .failure(let error):
+                let live = lock.withLock { !isTerminal && children[index] != nil }
+                if live { fail(error, sparing: index) }
+            }
+        }
+
+        // MARK: Delivery
+
+        /// Ends the stream with a failure: cancels every other subscription and delivers the failure,
+        /// or leaves it to the emitting thread.
+        @inlinable
+        func fail(_ error: Upstream.Failure, sparing failedChild: Int?) {
+            let ended = lock.withLock { () -> (cancel: [any Subscription], released: Any, deliver: Bool)? in
+                guard !isTerminal else { return nil }
+                isTerminal = true
+                var cancel: [any Subscription] = []
+                for (index, child) in children where index != failedChild {
+                    if let subscription = child.subscription { cancel.append(subscription) }
+                }
+                if failedChild != nil, let upstream = upstreamStatus.subscription { cancel.append(upstream) }
+                let released: Any = (children, buffer)
+                children = [:]
+                buffer = FlatMapQueue()
+                upstreamStatus = .terminal
+                guard !isEmitting else {
+                    pendingFailure = error
+                    return (cancel, released, false)
+                }
+                isEmitting = true
+                return (cancel, released, true)
+            }
+            guard let ended else { return }
+            for subscription in ended.cancel { subscription.cancel() }
+            withExtendedLifetime(ended.released) {}
+            if ended.deliver { downstream.receive(completion: .failure(error)) }
+        }
+
+        /// Takes the emitting role if nobody holds it, and drains.
+        @inlinable
+        func drainIfIdle() {
+            let start = lock.withLock { () -> Bool in
+                guard !isEmitting else { return false }
+                isEmitting = true
+                return true
+            }
+            if start { drain(adding: .none) }
+        }
+
+        /// Delivers buffered values while there is demand, then the completion if it is due. Runs on
+        /// the thread holding the emitting role, which it gives up before returning.
+        @inlinable
+        func drain(adding initialDemand: Subscribers.Demand) {
+            var more = initialDemand
+            while true {
+                let added = more
+                more = .none
+                let step = lock.withLock { () -> Step in
+                    if isTerminal {
+                        if let failure = pendingFailure.take() { return .fail(failure) }
+                        isEmitting = false
+                        return .stop
+                    }
+                    if added > 0 { demand += added }
+                    if demand > 0, let (child, value) = buffer.popFirst() {
+                        demand -= 1
+                        let source = demand == .unlimited ? nil : children[child]?.subscription
+                        return .deliver(value, source)
+                    }
+                    if upstreamFinished, children.isEmpty, buffer.isEmpty {
+                        isTerminal = true
+                        return .finish
+                    }
+                    isEmitting = false
+                    return .stop
+                }
+                switch step {
+                case .deliver(let value, let source):
+                    more = downstream.receive(value)
+                    source?.request(.max(1))
+                case .finish:
+                    downstream.receive(completion: .finished)
+                    return
+                case .fail(let failure):
+                    downstream.receive(completion: .failure(failure))
+                    return
+                case .stop:
+                    return
+                }
+            }
+        }
+
+        // MARK: Subscription
+
+        @inlinable
+        func request(_ demand: Subscribers.Demand) {
+            precondition(demand > 0, "A subscription's demand must be greater than zero, got \(demand)")
+            let (start, unleash) = lock.withLock { () -> (Bool, [any Subscription]) in
+                guard !isTerminal else { return (false, []) }
+                let wasUnlimited = self.demand == .unlimited
+                self.demand += demand
+                var unleash: [any Subscription] = []
+                if !wasUnlimited, self.demand == .unlimited {
+                    unleash = children.values.compactMap(\.subscription)
+                }
+                guard !isEmitting else { return (false, unleash) }
+                isEmitting = true
+                return (true, unleash)
+            }
+            if start { drain(adding: .none) }
+            for subscription in unleash { subscription.request(.unlimited) }
+        }
+
+        @inlinable
+        func cancel() {
+            let ended = lock.withLock { () -> (cancel: [any Subscription], released: Any)? in
+                guard !isTerminal else { return nil }
+                isTerminal = true
+                var cancel = children.values.compactMap(\.subscription)
+                if let upstream = upstreamStatus.subscription { cancel.append(upstream) }
+                let released: Any = (children, buffer)
+                children = [:]
+                buffer = FlatMapQueue()
+                upstreamStatus = .terminal
+                return (cancel, released)
+            }
+            guard let ended else { return }
+            for subscription in ended.cancel { subscription.cancel() }
+            withExtendedLifetime(ended.released) {}
+        }
+
+        @usableFromInline
+        var description: String { "FlatMap" }
+
+        @usableFromInline
+        var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+
+        @usableFromInline
+        var playgroundDescription: Any { description }
+
+        /// The subscriber attached to each new publisher.
+        @usableFromInline
+        struct ChildSubscriber: Subscriber, CustomStringConvertible, CustomReflectable,
+            CustomPlaygroundDisplayConvertible
+        {
+            @usableFromInline
+            typealias Input = NewPublisher.Output
+
+            @usableFromInline
+            typealias Failure = NewPublisher.Failure
+
+            @usableFromInline
+            let index: Int
+
+            @usableFromInline
+            let inner: Inner
+
+            @usableFromInline
+            let combineIdentifier = CombineIdentifier()
+
+            @inlinable
+            init(index: Int, inner: Inner) {
+                self.index = index
+                self.inner = inner
+            }
+
+            @inlinable
+            func receive(subscription: any Subscription) {
+                inner.childReceive(subscription: subscription, index: index)
+            }
+
+            @inlinable
+            func receive(_ input: NewPublisher.Output) -> Subscribers.Demand {
+                inner.childReceive(input, index: index)
+            }
+
+            @inlinable
+            func receive(completion: Subscribers.Completion<NewPublisher.Failure>) {
+                inner.childReceive(completion: completion, index: index)
+            }
+
+            @usableFromInline
+            var description: String { "FlatMap" }
+
+            @usableFromInline
+            var customMirror: Mirror {
+                Mirror(self, children: ["parentSubscription": inner.combineIdentifier])
+            }
+
+            @usableFromInline
+            var playgroundDescription: Any { description }
+        }
+    }
+}
+
+/// A first-in, first-out queue that pops in constant amortized time, for FlatMap's buffered values.
+@usableFromInline
+struct FlatMapQueue<Element> {
+    /// Popped slots are `nil` until the storage is compacted.
+    @usableFromInline
+    var storage: [Element?] = []
+
+    /// The index of the first element still queued.
+    @usableFromInline
+    var head = 0
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    var isEmpty: Bool { head == storage.count }
+
+    @inlinable
+    mutating func append(_ element: Element) {
+        storage.append(element)
+    }
+
+    @inlinable
+    mutating func popFirst() -> Element? {
+        guard head < storage.count else { return nil }
+        let element = storage[head].take()
+        head += 1
+        if head == storage.count {
+            storage.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head >= 64, head * 2 >= storage.count {
+            storage.removeFirst(head)
+            head = 0
+        }
+        return element
+    }
+}

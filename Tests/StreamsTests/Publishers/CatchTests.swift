@@ -1,0 +1,243 @@
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite struct CatchTests {
+    @Test func failureSwitchesToTheReplacement() {
+        let subject = PassthroughSubject<Int, FlowError>()
+        let subscriber = TestSubscriber<Int, Never>()
+        subject.catch { _ in [10, 11].publisher }.subscribe(subscriber)
+        subject.send(1)
+        subject.send(completion: .failure(FlowError()))
+        subject.send(2)
+        #expect(subscriber.events == [.subscription, .value(1), .value(10), .value(11), .completion(.finished)])
+    }
+
+    @Test func handlerReceivesTheUpstreamError() {
+        var caught: [FlowError] = []
+        let subscriber = TestSubscriber<Int, Never>()
+        Fail<Int, FlowError>(error: FlowError(5)).catch { error -> Just<Int> in
+            caught.append(error)
+            return Just(error.code)
+        }.subscribe(subscriber)
+        #expect(caught == [FlowError(5)])
+        #expect(subscriber.events == [.subscription, .value(5), .completion(.finished)])
+    }
+
+    @Test func normalCompletionNeverCallsTheHandler() {
+        var calls = 0
+        let subscriber = TestSubscriber<Int, Never>()
+        [1, 2].publisher.setFailureType(to: FlowError.self).catch { _ -> Just<Int> in
+            calls += 1
+            return Just(0)
+        }.subscribe(subscriber)
+        #expect(calls == 0)
+        #expect(subscriber.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+    }
+
+    @Test func outstandingDemandCarriesOverToTheReplacement() {
+        let upstream = FlowPublisher<Int, FlowError>()
+        let replacement = FlowPublisher<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(3), demandPerValue: .none)
+        upstream.catch { _ in replacement }.subscribe(subscriber)
+        #expect(upstream.subscription?.history == [.requested(.max(3))])
+        upstream.send(1)
+        upstream.send(completion: .failure(FlowError()))
+        #expect(replacement.subscription?.history == [.requested(.max(2))])
+        subscriber.request(.max(4))
+        #expect(replacement.subscription?.history == [.requested(.max(2)), .requested(.max(4))])
+        #expect(replacement.send(10) == Subscribers.Demand.none)
+        replacement.send(completion: .finished)
+        #expect(subscriber.events == [.subscription, .value(1), .value(10), .completion(.finished)])
+    }
+
+    @Test func demandReturnedFromValuesCountsToo() {
+        let upstream = FlowPublisher<Int, FlowError>()
+        let replacement = FlowPublisher<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(2))
+        upstream.catch { _ in replacement }.subscribe(subscriber)
+        #expect(upstream.send(1) == .max(2))
+        upstream.send(completion: .failure(FlowError()))
+        #expect(replacement.subscription?.history == [.requested(.max(2))])
+    }
+
+    @Test func noDemandLeftMeansNoRequestUntilDownstreamAsks() {
+        let upstream = FlowPublisher<Int, FlowError>()
+        let replacement = FlowPublisher<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        upstream.catch { _ in replacement }.subscribe(subscriber)
+        upstream.send(1)
+        upstream.send(completion: .failure(FlowError()))
+        #expect(replacement.subscription?.history == [])
+        subscriber.request(.max(1))
+        #expect(replacement.subscription?.history == [.requested(.max(1))])
+    }
+
+    @Test func boundedDemandIsHonouredAcrossTheSwitch() {
+        let subject = PassthroughSubject<Int, FlowError>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
+        subject.catch { _ in [10, 11, 12].publisher }.subscribe(subscriber)
+        subject.send(1)
+        subject.send(completion: .failure(FlowError()))
+        #expect(subscriber.events == [.subscription, .value(1), .value(10)])
+        subscriber.request(.max(1))
+        #expect(subscriber.values == [1, 10, 11])
+        subscriber.request(.max(1))
+        #expect(
+            subscriber.events == [.subscription, .value(1), .value(10), .value(11), .value(12), .completion(.finished)])
+    }
+
+    @Test func replacementFailureEndsTheStream() {
+        let subscriber = TestSubscriber<Int, FlowError>()
+        Fail<Int, FlowError>(error: FlowError(1)).catch { _ in Fail<Int, FlowError>(error: FlowError(2)) }
+            .subscribe(subscriber)
+        #expect(subscriber.events == [.subscription, .completion(.failure(FlowError(2)))])
+    }
+
+    @Test func cancelBeforeTheFailureCancelsUpstream() {
+        let upstream = FlowPublisher<Int, FlowError>()
+        var handlerCalls = 0
+        let subscriber = TestSubscriber<Int, Never>()
+        upstream.catch { _ -> Just<Int> in
+            handlerCalls += 1
+            return Just(0)
+        }.subscribe(subscriber)
+        subscriber.cancel()
+        #expect(upstream.subscription?.history == [.requested(.unlimited), .cancelled])
+        #expect(upstream.send(1) == Subscribers.Demand.none)
+        upstream.send(completion: .failure(FlowError()))
+        #expect(handlerCalls == 0)
+        #expect(subscriber.events == [.subscription])
+    }
+
+    @Test func cancelAfterTheSwitchCancelsTheReplacement() {
+        let upstream = FlowPublisher<Int, FlowError>()
+        let replacement = FlowPublisher<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        upstream.catch { _ in replacement }.subscribe(subscriber)
+        upstream.send(completion: .failure(FlowError()))
+        subscriber.cancel()
+        #expect(replacement.subscription?.history == [.requested(.unlimited), .cancelled])
+        #expect(replacement.send(1) == Subscribers.Demand.none)
+        #expect(subscriber.events == [.subscription])
+    }
+
+    @Test func reentrantCancelFromAReplacementValue() {
+        let subject = PassthroughSubject<Int, FlowError>()
+        let replacement = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        subscriber.onReceiveValue { value in
+            if value == 10 { subscriber.cancel() }
+        }
+        subject.catch { _ in replacement }.subscribe(subscriber)
+        subject.send(completion: .failure(FlowError()))
+        replacement.send(10)
+        replacement.send(11)
+        #expect(subscriber.events == [.subscription, .value(10)])
+    }
+
+    @Test func describesItselfAsCatch() {
+        let upstream = FlowPublisher<Int, FlowError>()
+        let replacement = FlowPublisher<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        upstream.catch { _ in replacement }.subscribe(subscriber)
+        #expect(subscriber.subscription.map { String(describing: $0) } == "Catch")
+        #expect(upstream.subscriberDescription == "Catch")
+        upstream.send(completion: .failure(FlowError()))
+        #expect(replacement.subscriberDescription == "Catch")
+    }
+
+    @Test func releasesTheHandlerAndSubscriberAfterCancel() {
+        let subject = PassthroughSubject<Int, FlowError>()
+        weak var weakToken: FlowToken?
+        weak var weakSubscriber: TestSubscriber<Int, Never>?
+        do {
+            let token = FlowToken()
+            weakToken = token
+            let subscriber = TestSubscriber<Int, Never>()
+            weakSubscriber = subscriber
+            subject.catch { _ in withExtendedLifetime(token) { Just(0) } }.subscribe(subscriber)
+            subscriber.cancel()
+        }
+        #expect(weakToken == nil)
+        #expect(weakSubscriber == nil)
+    }
+
+    @Test func releasesEverythingAfterTheReplacementFinishes() {
+        let subject = PassthroughSubject<Int, FlowError>()
+        let replacement = PassthroughSubject<Int, Never>()
+        weak var weakSubscriber: TestSubscriber<Int, Never>?
+        do {
+            let subscriber = TestSubscriber<Int, Never>()
+            weakSubscriber = subscriber
+            subject.catch { _ in replacement }.subscribe(subscriber)
+            subject.send(completion: .failure(FlowError()))
+            replacement.send(completion: .finished)
+            #expect(subscriber.completion == .finished)
+        }
+        #expect(weakSubscriber == nil)
+    }
+}
+
+@Suite struct TryCatchTests {
+    @Test func handlerReturningAPublisherContinuesTheStream() {
+        let subject = PassthroughSubject<Int, FlowError>()
+        var values: [Int] = []
+        var completion: Subscribers.Completion<any Error>?
+        let cancellable = subject.tryCatch { _ in [7, 8].publisher }
+            .sink(receiveCompletion: { completion = $0 }, receiveValue: { values.append($0) })
+        subject.send(1)
+        subject.send(completion: .failure(FlowError()))
+        #expect(values == [1, 7, 8])
+        guard case .finished? = completion else {
+            Issue.record("expected .finished, got \(String(describing: completion))")
+            return
+        }
+        cancellable.cancel()
+    }
+
+    @Test func thrownErrorFailsTheStream() {
+        var completion: Subscribers.Completion<any Error>?
+        let cancellable = Fail<Int, FlowError>(error: FlowError(1))
+            .tryCatch { error -> Just<Int> in throw FlowError(error.code + 10) }
+            .sink(receiveCompletion: { completion = $0 }, receiveValue: { _ in })
+        guard case .failure(let error)? = completion else {
+            Issue.record("expected a failure, got \(String(describing: completion))")
+            return
+        }
+        #expect(error as? FlowError == FlowError(11))
+        cancellable.cancel()
+    }
+
+    @Test func replacementFailureIsPassedOnAsAnyError() {
+        let subscriber = TestSubscriber<Int, any Error>()
+        Fail<Int, FlowError>(error: FlowError(1))
+            .tryCatch { _ in Fail<Int, FlowError>(error: FlowError(3)) }
+            .subscribe(subscriber)
+        guard case .failure(let error)? = subscriber.completion else {
+            Issue.record("expected a failure, got \(String(describing: subscriber.completion))")
+            return
+        }
+        #expect(error as? FlowError == FlowError(3))
+    }
+
+    @Test func outstandingDemandCarriesOverToTheReplacement() {
+        let upstream = FlowPublisher<Int, FlowError>()
+        let replacement = FlowPublisher<Int, FlowError>()
+        let subscriber = TestSubscriber<Int, any Error>(initialDemand: .max(5))
+        upstream.tryCatch { _ in replacement }.subscribe(subscriber)
+        upstream.send(1)
+        upstream.send(2)
+        upstream.send(completion: .failure(FlowError()))
+        #expect(replacement.subscription?.history == [.requested(.max(3))])
+        #expect(subscriber.values == [1, 2])
+    }
+
+    @Test func describesItselfAsTryCatch() {
+        let upstream = FlowPublisher<Int, FlowError>()
+        let subscriber = TestSubscriber<Int, any Error>()
+        upstream.tryCatch { _ in Just(0) }.subscribe(subscriber)
+        #expect(subscriber.subscription.map { String(describing: $0) } == "TryCatch")
+        #expect(upstream.subscriberDescription == "TryCatch")
+    }
+}

@@ -1,0 +1,234 @@
+import Dispatch
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite struct DropTests {
+    // MARK: Values and demand
+
+    @Test func dropsTheFirstElementsAndAddsThemToTheFirstRequest() {
+        let upstream = SelectionUpstream<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(42), demandPerValue: .max(3))
+        upstream.dropFirst(2).subscribe(subscriber)
+        #expect(upstream.events == [.requested(.max(44))])
+        #expect(upstream.send(1) == Subscribers.Demand.none)
+        #expect(upstream.send(2) == Subscribers.Demand.none)
+        #expect(upstream.send(3) == .max(3))
+        #expect(upstream.send(4) == .max(3))
+        #expect(upstream.send(5) == .max(3))
+        upstream.send(completion: .finished)
+        #expect(subscriber.events == [.subscription, .value(3), .value(4), .value(5), .completion(.finished)])
+        #expect(upstream.events == [.requested(.max(44))])
+    }
+
+    @Test func dropsOneByDefault() {
+        let subscriber = TestSubscriber<Int, Never>()
+        [1, 2, 3].publisher.dropFirst().subscribe(subscriber)
+        #expect(subscriber.events == [.subscription, .value(2), .value(3), .completion(.finished)])
+    }
+
+    @Test func requestsTheDroppedElementsEvenWithoutDownstreamDemand() {
+        let upstream = SelectionUpstream<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+        upstream.dropFirst(3).subscribe(subscriber)
+        #expect(upstream.events == [.requested(.max(3))])
+        subscriber.request(.max(2))
+        #expect(upstream.events == [.requested(.max(3)), .requested(.max(2))])
+    }
+
+    @Test func droppingNothingPassesDemandThrough() {
+        let upstream = SelectionUpstream<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .none, demandPerValue: .max(1))
+        upstream.dropFirst(0).subscribe(subscriber)
+        #expect(upstream.events == [])
+        subscriber.request(.max(42))
+        #expect(upstream.events == [.requested(.max(42))])
+        for value in 1...3 { #expect(upstream.send(value) == .max(1)) }
+        upstream.send(completion: .finished)
+        #expect(subscriber.events == [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
+    }
+
+    @Test func honoursBoundedDemandFromASequence() {
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
+        (1...10).publisher.dropFirst(3).subscribe(subscriber)
+        #expect(subscriber.values == [4, 5])
+        subscriber.request(.max(1))
+        #expect(subscriber.values == [4, 5, 6])
+        subscriber.request(.unlimited)
+        #expect(subscriber.values == [4, 5, 6, 7, 8, 9, 10])
+        #expect(subscriber.completion == .finished)
+    }
+
+    @Test func droppingMoreThanUpstreamHasJustFinishes() {
+        let subscriber = TestSubscriber<Int, Never>()
+        [1, 2].publisher.dropFirst(5).subscribe(subscriber)
+        #expect(subscriber.events == [.subscription, .completion(.finished)])
+    }
+
+    @Test func failurePassesThrough() {
+        let upstream = SelectionUpstream<Int, SelectionTestError>()
+        let subscriber = TestSubscriber<Int, SelectionTestError>()
+        upstream.dropFirst().subscribe(subscriber)
+        upstream.send(1)
+        upstream.send(2)
+        upstream.send(completion: .failure(.oops))
+        upstream.send(completion: .finished)
+        #expect(upstream.send(3) == Subscribers.Demand.none)
+        #expect(subscriber.events == [.subscription, .value(2), .completion(.failure(.oops))])
+    }
+
+    // MARK: Subscription order
+
+    @Test func givesDownstreamItsSubscriptionBeforeSubscribingUpstream() {
+        let upstream = SelectionUpstream<Int, Never>()
+        let probe = SubscriptionProbe<Int, Never>(watching: upstream.subscription)
+        upstream.dropFirst().subscribe(probe)
+        #expect(probe.arrival?.description == "Drop")
+        #expect(probe.arrival?.upstreamEvents == [])
+        #expect(upstream.events == [.requested(.max(1))])
+    }
+
+    @Test func requestsMadeBeforeUpstreamSubscribesAreAddedUp() {
+        let upstream = SelectionUpstream<Int, Never>(sendsSubscription: false)
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(10))
+        upstream.dropFirst(4).subscribe(subscriber)
+        subscriber.request(.max(3))
+        #expect(subscriber.events == [.subscription])
+        let late = SelectionSubscription()
+        upstream.send(subscription: late)
+        #expect(late.events == [.requested(.max(17))])
+        subscriber.request(.max(1))
+        #expect(late.events == [.requested(.max(17)), .requested(.max(1))])
+    }
+
+    @Test func cancelBeforeUpstreamSubscribesCancelsTheLateSubscription() {
+        let upstream = SelectionUpstream<Int, Never>(sendsSubscription: false)
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(10))
+        upstream.dropFirst(4).subscribe(subscriber)
+        subscriber.cancel()
+        let late = SelectionSubscription()
+        upstream.send(subscription: late)
+        #expect(late.events == [.cancelled])
+    }
+
+    @Test func secondSubscriptionIsCancelled() {
+        let upstream = SelectionUpstream<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
+        upstream.dropFirst().subscribe(subscriber)
+        let second = SelectionSubscription()
+        upstream.send(subscription: second)
+        #expect(second.events == [.cancelled])
+        #expect(upstream.events == [.requested(.max(3))])
+        #expect(subscriber.subscriptionCount == 1)
+    }
+
+    // MARK: Cancellation and re-entrancy
+
+    @Test func cancelReachesUpstreamAndStopsDelivery() throws {
+        let upstream = SelectionUpstream<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+        upstream.dropFirst().subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        subscription.cancel()
+        subscription.request(.unlimited)
+        subscription.cancel()
+        #expect(upstream.send(1) == Subscribers.Demand.none)
+        #expect(upstream.send(2) == Subscribers.Demand.none)
+        upstream.send(completion: .finished)
+        #expect(subscriber.events == [.subscription])
+        #expect(upstream.events == [.requested(.max(1)), .cancelled])
+    }
+
+    @Test func cancelFromInsideReceiveStopsTheSequence() {
+        let subscriber = TestSubscriber<Int, Never>()
+        subscriber.onReceiveValue { _ in subscriber.cancel() }
+        (1...5).publisher.dropFirst(2).subscribe(subscriber)
+        #expect(subscriber.events == [.subscription, .value(3)])
+    }
+
+    @Test func requestFromInsideReceiveKeepsValuesFlowing() {
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        subscriber.onReceiveValue { _ in subscriber.request(.max(1)) }
+        (1...5).publisher.dropFirst(2).subscribe(subscriber)
+        #expect(subscriber.events == [.subscription, .value(3), .value(4), .value(5), .completion(.finished)])
+    }
+
+    // MARK: Lifetime and description
+
+    @Test func releasesEverythingAfterCancel() {
+        weak var weakSubject: PassthroughSubject<Int, Never>?
+        weak var weakInner: AnyObject?
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            weakSubject = subject
+            let subscriber = TestSubscriber<Int, Never>()
+            subject.dropFirst(42).subscribe(subscriber)
+            weakInner = subscriber.subscription as AnyObject?
+            subject.send(31)
+            subscriber.cancel()
+        }
+        #expect(weakSubject == nil)
+        #expect(weakInner == nil)
+    }
+
+    @Test func releasesInnerAfterCompletion() {
+        weak var weakInner: AnyObject?
+        let subject = PassthroughSubject<Int, Never>()
+        do {
+            let subscriber = TestSubscriber<Int, Never>()
+            subject.dropFirst().subscribe(subscriber)
+            weakInner = subscriber.subscription as AnyObject?
+            subject.send(1)
+            subject.send(2)
+            subject.send(completion: .finished)
+            #expect(subscriber.events == [.subscription, .value(2), .completion(.finished)])
+        }
+        #expect(weakInner == nil)
+    }
+
+    @Test func describesItselfAsCombineDoes() throws {
+        let subscriber = TestSubscriber<Int, Never>()
+        Empty<Int, Never>(completeImmediately: false).dropFirst(42).subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        #expect(String(describing: subscription) == "Drop")
+        #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Drop")
+        #expect(Mirror(reflecting: subscription).children.isEmpty)
+    }
+
+    // MARK: Concurrency
+
+    @Test func dropsExactlyTheFirstElementsSentFromManyThreads() {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        subject.dropFirst(100).subscribe(subscriber)
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for value in 0..<250 { subject.send(thread * 250 + value) }
+        }
+        let values = subscriber.values
+        #expect(values.count == 1_900)
+        #expect(Set(values).count == 1_900)
+    }
+
+    // MARK: Misuse and equality
+
+    @Test func negativeCountIsAProgrammerErrorOnSubscribe() async {
+        _ = Empty<Int, Never>().dropFirst(-1)
+        await #expect(processExitsWith: .failure) {
+            Empty<Int, Never>().dropFirst(-1).subscribe(TestSubscriber<Int, Never>())
+        }
+    }
+
+    @Test func requestingZeroIsAProgrammerError() async {
+        await #expect(processExitsWith: .failure) {
+            let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+            Empty<Int, Never>(completeImmediately: false).dropFirst().subscribe(subscriber)
+            subscriber.request(.none)
+        }
+    }
+
+    @Test func equatableWhenUpstreamIs() {
+        let upstream = Empty<Int, Never>()
+        #expect(upstream.dropFirst() == upstream.dropFirst(1))
+        #expect(upstream.dropFirst(2) != upstream.dropFirst(3))
+    }
+}

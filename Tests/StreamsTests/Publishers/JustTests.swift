@@ -1,0 +1,134 @@
+import Dispatch
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite struct JustTests {
+    @Test func deliversItsValueThenFinishes() {
+        let subscriber = TestSubscriber<Int, Never>()
+        Just(42).subscribe(subscriber)
+        #expect(subscriber.events == [.subscription, .value(42), .completion(.finished)])
+    }
+
+    @Test func waitsForDemandBeforeSendingAnything() {
+        let subscriber = TestSubscriber<String, Never>(initialDemand: .none)
+        Just("hello").subscribe(subscriber)
+        #expect(subscriber.events == [.subscription])
+        subscriber.request(.max(1))
+        #expect(subscriber.events == [.subscription, .value("hello"), .completion(.finished)])
+    }
+
+    @Test func laterRequestsDeliverNothingMore() throws {
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+        Just(7).subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        subscription.request(.max(1))
+        subscription.request(.max(5))
+        subscription.request(.unlimited)
+        #expect(subscriber.events == [.subscription, .value(7), .completion(.finished)])
+    }
+
+    @Test func eachSubscriberGetsTheValue() {
+        let just = Just([1, 2])
+        let first = TestSubscriber<[Int], Never>()
+        let second = TestSubscriber<[Int], Never>(initialDemand: .none)
+        just.subscribe(first)
+        just.subscribe(second)
+        #expect(first.values == [[1, 2]])
+        #expect(second.values == [])
+        second.request(.max(1))
+        #expect(second.events == [.subscription, .value([1, 2]), .completion(.finished)])
+    }
+
+    @Test func cancelBeforeRequestSendsNothing() {
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+        Just(1).subscribe(subscriber)
+        let subscription = subscriber.subscription
+        subscriber.cancel()
+        subscription?.request(.max(1))
+        #expect(subscriber.events == [.subscription])
+    }
+
+    @Test func reentrantRequestFromReceiveDoesNotRedeliver() {
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+        var calls = 0
+        subscriber.onReceiveValue { _ in
+            calls += 1
+            subscriber.request(.max(1))
+        }
+        Just(3).subscribe(subscriber)
+        #expect(calls == 1)
+        #expect(subscriber.events == [.subscription, .value(3), .completion(.finished)])
+    }
+
+    @Test func cancelFromReceiveStillFinishes() {
+        // Combine's Just has already committed to finishing once it sends its value.
+        let subscriber = TestSubscriber<Int, Never>()
+        subscriber.onReceiveValue { _ in subscriber.cancel() }
+        Just(5).subscribe(subscriber)
+        #expect(subscriber.events == [.subscription, .value(5), .completion(.finished)])
+    }
+
+    @Test func subscriptionIsNamedJust() throws {
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+        Just(1).subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        #expect(String(describing: subscription) == "Just")
+        #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Just")
+    }
+
+    @Test func subscriptionReleasesTheSubscriberOnCancel() {
+        weak var weakSubscriber: TestSubscriber<Int, Never>?
+        var subscription: (any Subscription)?
+        do {
+            let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+            Just(1).subscribe(subscriber)
+            subscription = subscriber.subscription
+            weakSubscriber = subscriber
+        }
+        // The subscriber and the subscription keep each other alive until the stream ends.
+        #expect(weakSubscriber != nil)
+        subscription?.cancel()
+        #expect(weakSubscriber == nil)
+    }
+
+    @Test func subscriptionReleasesTheSubscriberOnCompletion() {
+        weak var weakSubscriber: TestSubscriber<Int, Never>?
+        weak var weakSubscription: AnyObject?
+        do {
+            let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+            Just(1).subscribe(subscriber)
+            weakSubscription = subscriber.subscription as AnyObject?
+            weakSubscriber = subscriber
+            subscriber.request(.max(1))
+            #expect(subscriber.completion == .finished)
+        }
+        #expect(weakSubscriber == nil)
+        #expect(weakSubscription == nil)
+    }
+
+    @Test func concurrentRequestsDeliverExactlyOnce() {
+        for _ in 0..<20 {
+            let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+            Just(9).subscribe(subscriber)
+            DispatchQueue.concurrentPerform(iterations: 16) { _ in
+                subscriber.request(.max(1))
+            }
+            #expect(subscriber.events == [.subscription, .value(9), .completion(.finished)])
+        }
+    }
+
+    @Test func equatableComparesOutput() {
+        #expect(Just(1) == Just(1))
+        #expect(Just(1) != Just(2))
+        #expect(Just(1).output == 1)
+    }
+
+    @Test func zeroDemandIsAProgrammerError() async {
+        await #expect(processExitsWith: .failure) {
+            let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+            Just(1).subscribe(subscriber)
+            subscriber.request(.none)
+        }
+    }
+}

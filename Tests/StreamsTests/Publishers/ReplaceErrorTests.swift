@@ -1,0 +1,114 @@
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite struct ReplaceErrorTests {
+    @Test func failureBecomesTheReplacementThenFinished() {
+        let subscriber = TestSubscriber<Int, Never>()
+        Fail<Int, FlowError>(error: FlowError()).replaceError(with: 42).subscribe(subscriber)
+        #expect(subscriber.events == [.subscription, .value(42), .completion(.finished)])
+    }
+
+    @Test func valuesBeforeTheFailurePassThrough() {
+        let subject = PassthroughSubject<Int, FlowError>()
+        let subscriber = TestSubscriber<Int, Never>()
+        subject.replaceError(with: 42).subscribe(subscriber)
+        subject.send(1)
+        subject.send(2)
+        subject.send(completion: .failure(FlowError()))
+        subject.send(3)
+        #expect(subscriber.events == [.subscription, .value(1), .value(2), .value(42), .completion(.finished)])
+    }
+
+    @Test func normalCompletionPassesThroughWithoutReplacement() {
+        let subscriber = TestSubscriber<Int, Never>()
+        [1].publisher.setFailureType(to: FlowError.self).replaceError(with: 42).subscribe(subscriber)
+        #expect(subscriber.events == [.subscription, .value(1), .completion(.finished)])
+    }
+
+    @Test func replacementWaitsForOutstandingDemand() {
+        let upstream = FlowPublisher<Int, FlowError>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        upstream.replaceError(with: 42).subscribe(subscriber)
+        #expect(upstream.send(1) == Subscribers.Demand.none)
+        upstream.send(completion: .failure(FlowError()))
+        #expect(subscriber.events == [.subscription, .value(1)])
+        subscriber.request(.max(1))
+        #expect(subscriber.events == [.subscription, .value(1), .value(42), .completion(.finished)])
+    }
+
+    @Test func replacementGoesAtOnceWhenDemandIsLeft() {
+        let upstream = FlowPublisher<Int, FlowError>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+        upstream.replaceError(with: 42).subscribe(subscriber)
+        #expect(upstream.send(1) == .max(1))
+        upstream.send(completion: .failure(FlowError()))
+        #expect(subscriber.events == [.subscription, .value(1), .value(42), .completion(.finished)])
+    }
+
+    @Test func demandIsForwardedUpstream() {
+        let upstream = FlowPublisher<Int, FlowError>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
+        upstream.replaceError(with: 42).subscribe(subscriber)
+        subscriber.request(.max(3))
+        #expect(upstream.subscription?.history == [.requested(.max(2)), .requested(.max(3))])
+    }
+
+    @Test func cancelStopsEverythingIncludingTheReplacement() {
+        let upstream = FlowPublisher<Int, FlowError>()
+        let subscriber = TestSubscriber<Int, Never>()
+        upstream.replaceError(with: 42).subscribe(subscriber)
+        subscriber.cancel()
+        #expect(upstream.subscription?.history == [.requested(.unlimited), .cancelled])
+        #expect(upstream.send(1) == Subscribers.Demand.none)
+        upstream.send(completion: .failure(FlowError()))
+        #expect(subscriber.events == [.subscription])
+    }
+
+    @Test func reentrantRequestFromReceiveValue() {
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        subscriber.onReceiveValue { _ in subscriber.request(.max(1)) }
+        [1, 2, 3].publisher.setFailureType(to: FlowError.self).append(Fail(error: FlowError()))
+            .replaceError(with: 42).subscribe(subscriber)
+        #expect(
+            subscriber.events == [.subscription, .value(1), .value(2), .value(3), .value(42), .completion(.finished)])
+    }
+
+    @Test func describesItselfAsReplaceError() {
+        let upstream = FlowPublisher<Int, FlowError>()
+        let subscriber = TestSubscriber<Int, Never>()
+        upstream.replaceError(with: 1).subscribe(subscriber)
+        #expect(subscriber.subscription.map { String(describing: $0) } == "ReplaceError")
+        #expect(upstream.subscriberDescription == "ReplaceError")
+    }
+
+    @Test func releasesTheSubscriberAfterCancel() {
+        let subject = PassthroughSubject<Int, FlowError>()
+        weak var weakSubscriber: TestSubscriber<Int, Never>?
+        do {
+            let subscriber = TestSubscriber<Int, Never>()
+            weakSubscriber = subscriber
+            subject.replaceError(with: 0).subscribe(subscriber)
+            subscriber.cancel()
+        }
+        #expect(weakSubscriber == nil)
+    }
+
+    @Test func releasesTheSubscriberAfterFailure() {
+        let subject = PassthroughSubject<Int, FlowError>()
+        weak var weakSubscriber: TestSubscriber<Int, Never>?
+        do {
+            let subscriber = TestSubscriber<Int, Never>()
+            weakSubscriber = subscriber
+            subject.replaceError(with: 0).subscribe(subscriber)
+            subject.send(completion: .failure(FlowError()))
+            #expect(subscriber.values == [0])
+        }
+        #expect(weakSubscriber == nil)
+    }
+
+    @Test func justIsReturnedUnchanged() {
+        let just: Just<Int> = Just(1).replaceError(with: 2)
+        #expect(just.output == 1)
+    }
+}
