@@ -1,0 +1,240 @@
+public import Streams
+
+/// A scheduler whose clock moves only when a test tells it to.
+///
+/// Work scheduled on a test scheduler waits until the test advances virtual time past its date, so
+/// code that waits, delays, debounces or times out can be tested deterministically and instantly:
+/// nothing sleeps, and every run sees the same interleaving.
+///
+/// Inject it where production code uses a real scheduler. With a type-erased scheduler parameter,
+/// production passes `DispatchQueue.main.eraseToAnyScheduler()` and the test passes
+/// `DispatchQueue.test.eraseToAnyScheduler()`; with a generic one, the test passes `DispatchQueue.test`
+/// itself.
+///
+/// ```swift
+/// final class SearchModel {
+///     @Published var query = ""
+///     private(set) var searches: [String] = []
+///     private var cancellables = Set<AnyCancellable>()
+///
+///     init(scheduler: AnySchedulerOf<DispatchQueue>) {
+///         $query
+///             .debounce(for: .milliseconds(300), scheduler: scheduler)
+///             .sink { [weak self] in self?.searches.append($0) }
+///             .store(in: &cancellables)
+///     }
+/// }
+///
+/// @Test func searchesOnlyWhenTypingPauses() {
+///     let scheduler = DispatchQueue.test
+///     let model = SearchModel(scheduler: scheduler.eraseToAnyScheduler())
+///     model.query = "s"
+///     scheduler.advance(by: .milliseconds(100))
+///     model.query = "st"
+///     scheduler.advance(by: .milliseconds(299))
+///     #expect(model.searches == [])
+///     scheduler.advance(by: .milliseconds(1))
+///     #expect(model.searches == ["st"])
+/// }
+/// ```
+///
+/// The rules:
+/// - An action scheduled without a date, or for a date not after ``now``, runs at the next
+///   ``advance(by:)``, ``advance(to:)`` or ``run()`` — even `advance(by: .zero)` — not at once.
+/// - Actions run in order of their dates; actions due at the same instant run first in, first out.
+/// - ``now`` moves to each action's date before the action runs, so the action sees its own time.
+/// - Work scheduled while advancing runs in the same call if it falls due by the target.
+/// - A repeating action re-arms after each run and stops when its cancellable is cancelled; ``run()``
+///   with a repeating action still armed stops with a clear message instead of running forever.
+///
+/// Any thread may schedule work; advancing is meant for the test's own thread.
+public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler, @unchecked Sendable
+where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
+    // @unchecked: all mutable state is guarded by `lock`; actions run outside it.
+
+    /// One piece of scheduled work.
+    private struct ScheduledAction {
+        let sequence: Int
+        let date: SchedulerTimeType
+        let action: () -> Void
+    }
+
+    private let lock = Lock()
+    private var currentTime: SchedulerTimeType
+    private var scheduled: [ScheduledAction] = []
+    private var nextSequence = 0
+
+    /// How many actions ``run()`` performs before it decides a repeating action will never stop.
+    public let runLimit: Int
+
+    /// Creates a test scheduler whose clock starts at `now`.
+    ///
+    /// - Parameters:
+    ///   - now: The starting instant of virtual time.
+    ///   - runLimit: How many actions ``run()`` may perform before it stops with a message that a
+    ///     repeating action is still scheduled.
+    public init(now: SchedulerTimeType, runLimit: Int = 100_000) {
+        currentTime = now
+        self.runLimit = runLimit
+    }
+
+    /// The current instant of virtual time.
+    public var now: SchedulerTimeType {
+        lock.withLock { currentTime }
+    }
+
+    /// Zero: a test scheduler runs actions exactly at their dates.
+    public var minimumTolerance: SchedulerTimeType.Stride {
+        .zero
+    }
+
+    /// How many actions are waiting to run, repeating ones counted once.
+    public var scheduledCount: Int {
+        lock.withLock { scheduled.count }
+    }
+
+    /// Schedules an action to run at the current virtual time, on the next advance.
+    public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
+        enqueue(at: nil, action)
+    }
+
+    /// Schedules an action to run when virtual time reaches `date`.
+    public func schedule(
+        after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
+        _ action: @escaping () -> Void
+    ) {
+        enqueue(at: date, action)
+    }
+
+    /// Schedules an action to run at `date` and then every `interval`, until cancelled.
+    public func schedule(
+        after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
+        options: SchedulerOptions?, _ action: @escaping () -> Void
+    ) -> any Cancellable {
+        let repetition = Repetition()
+        scheduleRepetition(at: date, interval: interval, repetition: repetition, action)
+        return AnyCancellable { [weak self] in
+            repetition.cancel()
+            self?.remove(repetition)
+        }
+    }
+
+    /// Moves virtual time forward by `stride`, running every action that falls due on the way.
+    ///
+    /// - Parameter stride: How far to move the clock; `.zero` runs only what is already due.
+    public func advance(by stride: SchedulerTimeType.Stride = .zero) {
+        advance(to: now.advanced(by: stride))
+    }
+
+    /// Moves virtual time forward to `instant`, running every action that falls due on the way.
+    ///
+    /// - Parameter instant: The instant to move the clock to; an instant in the past runs only what is
+    ///   already due and leaves the clock where it is.
+    public func advance(to instant: SchedulerTimeType) {
+        while let next = takeNextAction(dueBy: instant) {
+            next()
+        }
+        lock.withLock {
+            if currentTime < instant { currentTime = instant }
+        }
+    }
+
+    /// Runs every scheduled action, moving virtual time to each one's date, until none is left.
+    ///
+    /// A repeating action that is never cancelled would keep this going forever; after ``runLimit``
+    /// actions it stops the program with a message saying so. Use ``advance(by:)`` to test repeating
+    /// work.
+    public func run() {
+        var performed = 0
+        while let next = takeNextAction(dueBy: nil) {
+            performed += 1
+            precondition(
+                performed <= runLimit,
+                "TestScheduler.run() performed \(runLimit) actions and work is still scheduled: a repeating action that is never cancelled never lets run() finish. Use advance(by:) or advance(to:) instead."
+            )
+            next()
+        }
+    }
+
+    // MARK: Bookkeeping
+
+    private func enqueue(at date: SchedulerTimeType?, _ action: @escaping () -> Void) {
+        lock.withLock {
+            let due = date.map { Swift.max($0, currentTime) } ?? currentTime
+            scheduled.append(ScheduledAction(sequence: nextSequence, date: due, action: action))
+            nextSequence += 1
+        }
+    }
+
+    /// Removes and returns the earliest action due by `limit` (any, if `nil`), moving the clock to it.
+    private func takeNextAction(dueBy limit: SchedulerTimeType?) -> (() -> Void)? {
+        lock.withLock {
+            var best: Int?
+            for index in scheduled.indices {
+                let candidate = scheduled[index]
+                if let limit, candidate.date > limit { continue }
+                if let current = best {
+                    let chosen = scheduled[current]
+                    if candidate.date < chosen.date
+                        || (candidate.date == chosen.date && candidate.sequence < chosen.sequence)
+                    {
+                        best = index
+                    }
+                } else {
+                    best = index
+                }
+            }
+            guard let best else { return nil }
+            let action = scheduled.remove(at: best)
+            if currentTime < action.date { currentTime = action.date }
+            return action.action
+        }
+    }
+
+    private func scheduleRepetition(
+        at date: SchedulerTimeType, interval: SchedulerTimeType.Stride, repetition: Repetition,
+        _ action: @escaping () -> Void
+    ) {
+        lock.withLock {
+            let due = Swift.max(date, currentTime)
+            scheduled.append(
+                ScheduledAction(
+                    sequence: nextSequence, date: due,
+                    action: { [weak self] in
+                        guard !repetition.isCancelled else { return }
+                        action()
+                        guard !repetition.isCancelled else { return }
+                        self?.scheduleRepetition(
+                            at: due.advanced(by: interval), interval: interval, repetition: repetition, action)
+                    }))
+            repetition.sequences.insert(nextSequence)
+            nextSequence += 1
+        }
+    }
+
+    private func remove(_ repetition: Repetition) {
+        lock.withLock {
+            scheduled.removeAll { repetition.sequences.contains($0.sequence) }
+        }
+    }
+
+    /// The state of one repeating action; `sequences` is guarded by the scheduler's lock.
+    private final class Repetition: @unchecked Sendable {
+        // @unchecked: `cancelled` is guarded by `lock`; `sequences` by the scheduler's lock.
+        private let lock = Lock()
+        private var cancelled = false
+        var sequences = Set<Int>()
+
+        var isCancelled: Bool {
+            lock.withLock { cancelled }
+        }
+
+        func cancel() {
+            lock.withLock { cancelled = true }
+        }
+    }
+}
+
+/// A test scheduler with the time and options types of scheduler `S`, such as
+/// `TestSchedulerOf<DispatchQueue>`.
+public typealias TestSchedulerOf<S: Scheduler> = TestScheduler<S.SchedulerTimeType, S.SchedulerOptions>
