@@ -109,12 +109,7 @@ extension Publishers.ReplaceEmpty {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            let accepted = lock.withLock {
-                guard case .awaitingSubscription = status else { return false }
-                status = .subscribed(subscription)
-                return true
-            }
-            guard accepted else {
+            guard lock.withLock({ status.accept(subscription) }) else {
                 subscription.cancel()
                 return
             }
@@ -172,10 +167,8 @@ extension Publishers.ReplaceEmpty {
         @inlinable
         func cancel() {
             let subscription = lock.withLock { () -> (any Subscription)? in
-                let subscription = status.subscription
-                status = .terminal
                 replacementPending = false
-                return subscription
+                return status.terminate()
             }
             subscription?.cancel()
         }
