@@ -44,17 +44,23 @@ extension SwitchingLogic where Failure == any Error {
     static func convert(_ failure: Second.Failure) -> Failure { failure }
 }
 
-/// The subscription of an operator that relays a first publisher, then possibly a second one.
+/// The subscriber and subscription of an operator that relays a first publisher, then possibly a second
+/// one.
 ///
 /// Downstream's outstanding demand is counted while the first publisher is live, so the second one is
-/// asked for exactly the values still owed. Each publisher is attached through its own small subscriber
-/// (``FirstSide``, ``SecondSide``) that forwards to this object. It is generic over the logic rather
-/// than subclassed per operator, so every call on the value path is static and specializes in the
-/// client.
+/// asked for exactly the values still owed. It subscribes to the first publisher itself, and to the
+/// second through ``SecondSide``. It is generic over the logic rather than subclassed per operator, so
+/// every call on the value path is static and specializes in the client.
 @usableFromInline
-final class SwitchingProducer<Downstream: Subscriber, Logic: SwitchingLogic>: Subscription,
+final class SwitchingProducer<Downstream: Subscriber, Logic: SwitchingLogic>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 where Downstream.Input == Logic.Second.Output, Downstream.Failure == Logic.Failure {
+    @usableFromInline
+    typealias Input = Logic.Second.Output
+
+    @usableFromInline
+    typealias Failure = Logic.FirstFailure
+
     /// Where the stream stands.
     @usableFromInline
     enum State {
@@ -107,7 +113,7 @@ where Downstream.Input == Logic.Second.Output, Downstream.Failure == Logic.Failu
     // MARK: First publisher
 
     @inlinable
-    func firstReceive(subscription: any Subscription) {
+    func receive(subscription: any Subscription) {
         let accepted = lock.withLock {
             guard case .awaitingFirst = state else { return false }
             state = .first(subscription)
@@ -121,7 +127,7 @@ where Downstream.Input == Logic.Second.Output, Downstream.Failure == Logic.Failu
     }
 
     @inlinable
-    func firstReceive(_ input: Logic.Second.Output) -> Subscribers.Demand {
+    func receive(_ input: Logic.Second.Output) -> Subscribers.Demand {
         let live = lock.withLock { () -> Bool in
             guard case .first = state else { return false }
             demand -= 1
@@ -134,7 +140,7 @@ where Downstream.Input == Logic.Second.Output, Downstream.Failure == Logic.Failu
     }
 
     @inlinable
-    func firstReceive(completion: Subscribers.Completion<Logic.FirstFailure>) {
+    func receive(completion: Subscribers.Completion<Logic.FirstFailure>) {
         let logic = lock.withLock { () -> Logic? in
             guard case .first = state else { return nil }
             state = .switching
@@ -234,51 +240,6 @@ where Downstream.Input == Logic.Second.Output, Downstream.Failure == Logic.Failu
 
     @usableFromInline
     var playgroundDescription: Any { description }
-
-    /// The subscriber attached to the first publisher.
-    @usableFromInline
-    struct FirstSide: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
-        @usableFromInline
-        typealias Input = Logic.Second.Output
-
-        @usableFromInline
-        typealias Failure = Logic.FirstFailure
-
-        @usableFromInline
-        let producer: SwitchingProducer
-
-        @inlinable
-        init(producer: SwitchingProducer) {
-            self.producer = producer
-        }
-
-        @inlinable
-        var combineIdentifier: CombineIdentifier { producer.combineIdentifier }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            producer.firstReceive(subscription: subscription)
-        }
-
-        @inlinable
-        func receive(_ input: Input) -> Subscribers.Demand {
-            producer.firstReceive(input)
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Failure>) {
-            producer.firstReceive(completion: completion)
-        }
-
-        @usableFromInline
-        var description: String { producer.description }
-
-        @usableFromInline
-        var customMirror: Mirror { producer.customMirror }
-
-        @usableFromInline
-        var playgroundDescription: Any { description }
-    }
 
     /// The subscriber attached to the second publisher.
     @usableFromInline

@@ -95,8 +95,7 @@ extension Publishers {
         /// Attaches the subscriber to the upstream publisher, ready to switch to a replacement.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            let producer = SwitchingProducer(downstream: subscriber, logic: Logic(handler: handler))
-            upstream.receive(subscriber: SwitchingProducer.FirstSide(producer: producer))
+            upstream.receive(subscriber: SwitchingProducer(downstream: subscriber, logic: Logic(handler: handler)))
         }
     }
 
@@ -136,8 +135,7 @@ extension Publishers {
         /// Attaches the subscriber to the upstream publisher, ready to switch to a replacement.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            let producer = SwitchingProducer(downstream: subscriber, logic: Logic(handler: handler))
-            upstream.receive(subscriber: SwitchingProducer.FirstSide(producer: producer))
+            upstream.receive(subscriber: SwitchingProducer(downstream: subscriber, logic: Logic(handler: handler)))
         }
     }
 }

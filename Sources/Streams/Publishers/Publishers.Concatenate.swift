@@ -157,8 +157,7 @@ extension Publishers {
         /// Attaches the subscriber to the prefix; the suffix follows when the prefix finishes.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            let producer = SwitchingProducer(downstream: subscriber, logic: Logic(suffix: suffix))
-            prefix.receive(subscriber: SwitchingProducer.FirstSide(producer: producer))
+            prefix.receive(subscriber: SwitchingProducer(downstream: subscriber, logic: Logic(suffix: suffix)))
         }
     }
 }
