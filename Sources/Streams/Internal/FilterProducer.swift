@@ -86,12 +86,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
 
     @inlinable
     func receive(subscription: any Subscription) {
-        let accepted = lock.withLock {
-            guard case .awaitingSubscription = status else { return false }
-            status = .subscribed(subscription)
-            return true
-        }
-        guard accepted else {
+        guard lock.withLock({ status.accept(subscription) }) else {
             subscription.cancel()
             return
         }
@@ -136,12 +131,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     /// Ends the stream from within: cancels upstream. False if it had already ended.
     @inlinable
     func terminate() -> Bool {
-        let subscription: (any Subscription)? = lock.withLock {
-            let subscription = status.subscription
-            status = .terminal
-            return subscription
-        }
-        guard let subscription else { return false }
+        guard let subscription = lock.withLock({ status.terminate() }) else { return false }
         subscription.cancel()
         return true
     }

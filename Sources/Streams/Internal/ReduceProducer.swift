@@ -105,12 +105,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
 
     @inlinable
     func receive(subscription: any Subscription) {
-        let accepted = lock.withLock {
-            guard case .awaitingSubscription = status else { return false }
-            status = .subscribed(subscription)
-            return true
-        }
-        guard accepted else {
+        guard lock.withLock({ status.accept(subscription) }) else {
             subscription.cancel()
             return
         }
@@ -126,19 +121,12 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
         case .continue:
             break
         case .finish:
-            let subscription = lock.withLock { () -> (any Subscription)? in
-                let subscription = status.subscription
-                status = .terminal
-                return subscription
-            }
-            subscription?.cancel()
+            lock.withLock { status.terminate() }?.cancel()
             publishResult()
         case .fail(let error):
             let subscription = lock.withLock { () -> (any Subscription)? in
-                let subscription = status.subscription
-                status = .terminal
                 outcome = .done
-                return subscription
+                return status.terminate()
             }
             guard let subscription else { break }
             subscription.cancel()
@@ -201,10 +189,8 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     @inlinable
     func cancel() {
         let subscription = lock.withLock { () -> (any Subscription)? in
-            let subscription = status.subscription
-            status = .terminal
             outcome = .done
-            return subscription
+            return status.terminate()
         }
         subscription?.cancel()
     }

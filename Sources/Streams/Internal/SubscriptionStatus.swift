@@ -31,4 +31,29 @@ enum SubscriptionStatus {
         if case .terminal = self { return true }
         return false
     }
+
+    /// Takes the upstream's subscription if none has arrived yet and the stream has not ended. When it
+    /// returns false, the caller cancels `subscription`.
+    @inlinable
+    mutating func accept(_ subscription: any Subscription) -> Bool {
+        guard case .awaitingSubscription = self else { return false }
+        self = .subscribed(subscription)
+        return true
+    }
+
+    /// Records the upstream's completion: true if the subscription was live (the stream has now
+    /// ended), false, changing nothing, if it was not.
+    @inlinable
+    mutating func complete() -> Bool {
+        guard isSubscribed else { return false }
+        self = .terminal
+        return true
+    }
+
+    /// Ends the stream, returning the live subscription, if there was one, for the caller to cancel.
+    @inlinable
+    mutating func terminate() -> (any Subscription)? {
+        defer { self = .terminal }
+        return subscription
+    }
 }

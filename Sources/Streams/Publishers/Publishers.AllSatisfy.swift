@@ -83,7 +83,9 @@ extension Publishers {
         /// Attaches the subscriber through a checking subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(subscriber: ReduceProducer(downstream: subscriber, logic: Logic(predicate: predicate)))
+            let predicate = PlainPredicate<Upstream.Output, Failure>(self.predicate)
+            let logic = AllSatisfyLogic(predicate: predicate, description: "AllSatisfy")
+            upstream.receive(subscriber: ReduceProducer(downstream: subscriber, logic: logic))
         }
     }
 
@@ -121,77 +123,46 @@ extension Publishers {
         /// Attaches the subscriber through a checking subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(subscriber: ReduceProducer(downstream: subscriber, logic: Logic(predicate: predicate)))
+            let predicate = ThrowingPredicate<Upstream.Output, Upstream.Failure>(self.predicate)
+            let logic = AllSatisfyLogic(predicate: predicate, description: "TryAllSatisfy")
+            upstream.receive(subscriber: ReduceProducer(downstream: subscriber, logic: logic))
         }
     }
 }
 
-extension Publishers.AllSatisfy {
-    /// Stops at the first element the predicate rejects.
+/// The logic of `allSatisfy(_:)` and `tryAllSatisfy(_:)`: stops at the first element the predicate
+/// rejects. A throwing predicate's error fails the stream.
+@usableFromInline
+struct AllSatisfyLogic<Predicate: OperatorPredicate>: ReduceLogic {
     @usableFromInline
-    struct Logic: ReduceLogic {
-        @usableFromInline
-        typealias UpstreamFailure = Upstream.Failure
+    let predicate: Predicate
 
-        @usableFromInline
-        let predicate: (Upstream.Output) -> Bool
-
-        @usableFromInline
-        var satisfied = true
-
-        @inlinable
-        init(predicate: @escaping (Upstream.Output) -> Bool) {
-            self.predicate = predicate
-        }
-
-        @inlinable
-        mutating func accumulate(_ input: Upstream.Output) -> ReduceStep<Upstream.Failure> {
-            if predicate(input) { return .continue }
-            satisfied = false
-            return .finish
-        }
-
-        @inlinable
-        var result: Bool? { satisfied }
-
-        @usableFromInline
-        var description: String { "AllSatisfy" }
-    }
-}
-
-extension Publishers.TryAllSatisfy {
-    /// Stops at the first element the predicate rejects, or fails with what it throws.
     @usableFromInline
-    struct Logic: ReduceLogic {
-        @usableFromInline
-        typealias UpstreamFailure = Upstream.Failure
+    let description: String
 
-        @usableFromInline
-        let predicate: (Upstream.Output) throws -> Bool
+    @usableFromInline
+    var satisfied = true
 
-        @usableFromInline
-        var satisfied = true
-
-        @inlinable
-        init(predicate: @escaping (Upstream.Output) throws -> Bool) {
-            self.predicate = predicate
-        }
-
-        @inlinable
-        mutating func accumulate(_ input: Upstream.Output) -> ReduceStep<any Error> {
-            do {
-                if try predicate(input) { return .continue }
-            } catch {
-                return .fail(error)
-            }
-            satisfied = false
-            return .finish
-        }
-
-        @inlinable
-        var result: Bool? { satisfied }
-
-        @usableFromInline
-        var description: String { "TryAllSatisfy" }
+    @inlinable
+    init(predicate: Predicate, description: String) {
+        self.predicate = predicate
+        self.description = description
     }
+
+    @inlinable
+    mutating func accumulate(_ input: Predicate.Input) -> ReduceStep<Predicate.Failure> {
+        do {
+            if try predicate(input) { return .continue }
+        } catch {
+            return .fail(error)
+        }
+        satisfied = false
+        return .finish
+    }
+
+    @inlinable
+    var result: Bool? { satisfied }
+
+    @inlinable
+    func convert(_ failure: Predicate.UpstreamFailure) -> Predicate.Failure { Predicate.convert(failure) }
 }

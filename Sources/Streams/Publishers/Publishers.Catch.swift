@@ -95,10 +95,7 @@ extension Publishers {
         /// Attaches the subscriber to the upstream publisher, ready to switch to a replacement.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            let handler = self.handler
-            let inner = CatchInner<Upstream, NewPublisher, S>(
-                downstream: subscriber, name: "Catch", handler: { .success(handler($0)) }, convert: { $0 })
-            upstream.receive(subscriber: CatchInner.UpstreamSide(inner: inner))
+            upstream.receive(subscriber: SwitchingProducer(downstream: subscriber, logic: Logic(handler: handler)))
         }
     }
 
@@ -138,311 +135,70 @@ extension Publishers {
         /// Attaches the subscriber to the upstream publisher, ready to switch to a replacement.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            let handler = self.handler
-            let inner = CatchInner<Upstream, NewPublisher, S>(
-                downstream: subscriber, name: "TryCatch", handler: { error in Result { try handler(error) } },
-                convert: { $0 })
-            upstream.receive(subscriber: CatchInner.UpstreamSide(inner: inner))
+            upstream.receive(subscriber: SwitchingProducer(downstream: subscriber, logic: Logic(handler: handler)))
         }
     }
 }
 
-/// The subscription of `catch` and `tryCatch`: it relays the upstream, and on the upstream's failure
-/// subscribes to the replacement publisher and relays that instead.
-///
-/// Downstream's outstanding demand is counted while the upstream is live, so the replacement is asked
-/// for exactly the values still owed.
-@usableFromInline
-final class CatchInner<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
-where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Output {
-    /// Where the stream stands.
+extension Publishers.Catch {
+    /// Switches to the handler's publisher when the upstream fails.
     @usableFromInline
-    enum State {
-        /// Waiting for the upstream's subscription.
-        case awaitingUpstream
-        /// Relaying the upstream.
-        case upstream(any Subscription)
-        /// The upstream failed; waiting for the replacement's subscription.
-        case awaitingReplacement
-        /// Relaying the replacement.
-        case replacement(any Subscription)
-        /// Completed or cancelled.
-        case terminal
-    }
+    struct Logic: SwitchingLogic {
+        @usableFromInline
+        let handler: (Upstream.Failure) -> NewPublisher
 
-    @usableFromInline
-    let downstream: Downstream
-
-    @usableFromInline
-    let name: String
-
-    /// Called once, on the upstream's failure.
-    @usableFromInline
-    let handler: (Upstream.Failure) -> Result<NewPublisher, Downstream.Failure>
-
-    /// Called once, on the replacement's failure.
-    @usableFromInline
-    let convert: (NewPublisher.Failure) -> Downstream.Failure
-
-    @usableFromInline
-    let lock = Lock()
-
-    /// Guarded by `lock`.
-    @usableFromInline
-    var state = State.awaitingUpstream
-
-    /// Guarded by `lock`: downstream's outstanding demand while the upstream is live.
-    @usableFromInline
-    var demand = Subscribers.Demand.none
-
-    @inlinable
-    init(
-        downstream: Downstream, name: String,
-        handler: @escaping (Upstream.Failure) -> Result<NewPublisher, Downstream.Failure>,
-        convert: @escaping (NewPublisher.Failure) -> Downstream.Failure
-    ) {
-        self.downstream = downstream
-        self.name = name
-        self.handler = handler
-        self.convert = convert
-    }
-
-    // MARK: Upstream side
-
-    @inlinable
-    func upstreamReceive(subscription: any Subscription) {
-        let accepted = lock.withLock {
-            guard case .awaitingUpstream = state else { return false }
-            state = .upstream(subscription)
-            return true
+        @inlinable
+        init(handler: @escaping (Upstream.Failure) -> NewPublisher) {
+            self.handler = handler
         }
-        guard accepted else {
-            subscription.cancel()
-            return
-        }
-        downstream.receive(subscription: self)
-    }
 
-    @inlinable
-    func upstreamReceive(_ input: Upstream.Output) -> Subscribers.Demand {
-        let live = lock.withLock { () -> Bool in
-            guard case .upstream = state else { return false }
-            demand -= 1
-            return true
-        }
-        guard live else { return .none }
-        let more = downstream.receive(input)
-        if more > 0 { lock.withLock { demand += more } }
-        return more
-    }
-
-    @inlinable
-    func upstreamReceive(completion: Subscribers.Completion<Upstream.Failure>) {
-        let live = lock.withLock { () -> Bool in
-            guard case .upstream = state else { return false }
-            if case .finished = completion {
-                state = .terminal
-            } else {
-                state = .awaitingReplacement
-            }
-            return true
-        }
-        guard live else { return }
-        switch completion {
-        case .finished:
-            downstream.receive(completion: .finished)
-        case .failure(let error):
-            switch handler(error) {
-            case .success(let replacement):
-                replacement.receive(subscriber: ReplacementSide(inner: self))
-            case .failure(let thrown):
-                let stillWaiting = lock.withLock { () -> Bool in
-                    guard case .awaitingReplacement = state else { return false }
-                    state = .terminal
-                    return true
-                }
-                if stillWaiting { downstream.receive(completion: .failure(thrown)) }
+        @inlinable
+        func next(after completion: Subscribers.Completion<Upstream.Failure>) -> SwitchStep<NewPublisher, Failure> {
+            switch completion {
+            case .finished: .complete(.finished)
+            case .failure(let error): .switchTo(handler(error))
             }
         }
-    }
 
-    // MARK: Replacement side
+        @usableFromInline
+        static var name: String { "Catch" }
 
-    @inlinable
-    func replacementReceive(subscription: any Subscription) {
-        let owed = lock.withLock { () -> Subscribers.Demand? in
-            guard case .awaitingReplacement = state else { return nil }
-            state = .replacement(subscription)
-            return demand
+        @inlinable
+        static func mirrorChildren(downstream: Any, demand: Subscribers.Demand) -> [Mirror.Child] {
+            [("downstream", downstream), ("demand", demand)]
         }
-        guard let owed else {
-            subscription.cancel()
-            return
-        }
-        if owed > 0 { subscription.request(owed) }
     }
+}
 
-    @inlinable
-    func replacementReceive(_ input: NewPublisher.Output) -> Subscribers.Demand {
-        let live = lock.withLock { () -> Bool in
-            if case .replacement = state { return true }
-            return false
+extension Publishers.TryCatch {
+    /// Switches to the handler's publisher when the upstream fails, or fails with what the handler
+    /// throws.
+    @usableFromInline
+    struct Logic: SwitchingLogic {
+        @usableFromInline
+        let handler: (Upstream.Failure) throws -> NewPublisher
+
+        @inlinable
+        init(handler: @escaping (Upstream.Failure) throws -> NewPublisher) {
+            self.handler = handler
         }
-        guard live else { return .none }
-        return downstream.receive(input)
-    }
 
-    @inlinable
-    func replacementReceive(completion: Subscribers.Completion<NewPublisher.Failure>) {
-        let live = lock.withLock { () -> Bool in
-            guard case .replacement = state else { return false }
-            state = .terminal
-            return true
-        }
-        guard live else { return }
-        downstream.receive(completion: completion.mapFailure(convert))
-    }
-
-    // MARK: Subscription
-
-    @inlinable
-    func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "A subscription's demand must be greater than zero, got \(demand)")
-        let subscription = lock.withLock { () -> (any Subscription)? in
-            switch state {
-            case .upstream(let subscription):
-                self.demand += demand
-                return subscription
-            case .awaitingUpstream, .awaitingReplacement:
-                self.demand += demand
-                return nil
-            case .replacement(let subscription):
-                return subscription
-            case .terminal:
-                return nil
+        @inlinable
+        func next(after completion: Subscribers.Completion<Upstream.Failure>) -> SwitchStep<NewPublisher, Failure> {
+            guard case .failure(let error) = completion else { return .complete(.finished) }
+            do {
+                return .switchTo(try handler(error))
+            } catch {
+                return .complete(.failure(error))
             }
         }
-        subscription?.request(demand)
-    }
 
-    @inlinable
-    func cancel() {
-        let subscription = lock.withLock { () -> (any Subscription)? in
-            defer { state = .terminal }
-            switch state {
-            case .upstream(let subscription), .replacement(let subscription):
-                return subscription
-            case .awaitingUpstream, .awaitingReplacement, .terminal:
-                return nil
-            }
+        @usableFromInline
+        static var name: String { "TryCatch" }
+
+        @inlinable
+        static func mirrorChildren(downstream: Any, demand: Subscribers.Demand) -> [Mirror.Child] {
+            [("downstream", downstream), ("demand", demand)]
         }
-        subscription?.cancel()
-    }
-
-    @usableFromInline
-    var description: String { name }
-
-    @usableFromInline
-    var customMirror: Mirror {
-        let demand = lock.withLock { self.demand }
-        return Mirror(self, children: ["downstream": downstream, "demand": demand])
-    }
-
-    @usableFromInline
-    var playgroundDescription: Any { description }
-
-    /// The subscriber attached to the upstream publisher.
-    @usableFromInline
-    struct UpstreamSide: Subscriber, CustomStringConvertible, CustomReflectable,
-        CustomPlaygroundDisplayConvertible
-    {
-        @usableFromInline
-        typealias Input = Upstream.Output
-
-        @usableFromInline
-        typealias Failure = Upstream.Failure
-
-        @usableFromInline
-        let inner: CatchInner
-
-        @inlinable
-        init(inner: CatchInner) {
-            self.inner = inner
-        }
-
-        @inlinable
-        var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            inner.upstreamReceive(subscription: subscription)
-        }
-
-        @inlinable
-        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            inner.upstreamReceive(input)
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            inner.upstreamReceive(completion: completion)
-        }
-
-        @usableFromInline
-        var description: String { inner.description }
-
-        @usableFromInline
-        var customMirror: Mirror { inner.customMirror }
-
-        @usableFromInline
-        var playgroundDescription: Any { description }
-    }
-
-    /// The subscriber attached to the replacement publisher.
-    @usableFromInline
-    struct ReplacementSide: Subscriber, CustomStringConvertible, CustomReflectable,
-        CustomPlaygroundDisplayConvertible
-    {
-        @usableFromInline
-        typealias Input = NewPublisher.Output
-
-        @usableFromInline
-        typealias Failure = NewPublisher.Failure
-
-        @usableFromInline
-        let inner: CatchInner
-
-        @inlinable
-        init(inner: CatchInner) {
-            self.inner = inner
-        }
-
-        @inlinable
-        var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            inner.replacementReceive(subscription: subscription)
-        }
-
-        @inlinable
-        func receive(_ input: NewPublisher.Output) -> Subscribers.Demand {
-            inner.replacementReceive(input)
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<NewPublisher.Failure>) {
-            inner.replacementReceive(completion: completion)
-        }
-
-        @usableFromInline
-        var description: String { inner.description }
-
-        @usableFromInline
-        var customMirror: Mirror { inner.customMirror }
-
-        @usableFromInline
-        var playgroundDescription: Any { description }
     }
 }

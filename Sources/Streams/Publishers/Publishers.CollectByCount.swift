@@ -102,12 +102,7 @@ extension Publishers.CollectByCount {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            let accepted = lock.withLock {
-                guard case .awaitingSubscription = status else { return false }
-                status = .subscribed(subscription)
-                return true
-            }
-            guard accepted else {
+            guard lock.withLock({ status.accept(subscription) }) else {
                 subscription.cancel()
                 return
             }
@@ -152,10 +147,8 @@ extension Publishers.CollectByCount {
         @inlinable
         func cancel() {
             let subscription = lock.withLock { () -> (any Subscription)? in
-                let subscription = status.subscription
-                status = .terminal
                 buffer = []
-                return subscription
+                return status.terminate()
             }
             subscription?.cancel()
         }

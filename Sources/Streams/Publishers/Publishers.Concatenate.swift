@@ -157,8 +157,7 @@ extension Publishers {
         /// Attaches the subscriber to the prefix; the suffix follows when the prefix finishes.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            let inner = Inner(downstream: subscriber, suffix: suffix)
-            prefix.receive(subscriber: Inner.PrefixSide(inner: inner))
+            prefix.receive(subscriber: SwitchingProducer(downstream: subscriber, logic: Logic(suffix: suffix)))
         }
     }
 }
@@ -168,255 +167,29 @@ extension Publishers.Concatenate: Equatable where Prefix: Equatable, Suffix: Equ
 extension Publishers.Concatenate: Sendable where Prefix: Sendable, Suffix: Sendable {}
 
 extension Publishers.Concatenate {
-    /// The subscription downstream sees: it relays the prefix, then the suffix.
+    /// Moves on to the suffix when the prefix finishes.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
-        CustomPlaygroundDisplayConvertible
-    where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure {
+    struct Logic: SwitchingLogic {
         @usableFromInline
-        let downstream: Downstream
-
-        @usableFromInline
-        let lock = Lock()
-
-        /// Guarded by `lock`; `nil` once subscribed to, or when the stream ends first.
-        @usableFromInline
-        var suffix: Suffix?
-
-        /// Guarded by `lock`.
-        @usableFromInline
-        var prefixStatus = SubscriptionStatus.awaitingSubscription
-
-        /// Guarded by `lock`.
-        @usableFromInline
-        var suffixStatus = SubscriptionStatus.awaitingSubscription
-
-        /// Guarded by `lock`: whether the stream ended (completed or cancelled).
-        @usableFromInline
-        var isTerminal = false
-
-        /// Guarded by `lock`: downstream's outstanding demand, carried over to the suffix.
-        @usableFromInline
-        var demand = Subscribers.Demand.none
+        let suffix: Suffix
 
         @inlinable
-        init(downstream: Downstream, suffix: Suffix) {
-            self.downstream = downstream
+        init(suffix: Suffix) {
             self.suffix = suffix
         }
 
-        // MARK: Prefix side
-
         @inlinable
-        func prefixReceive(subscription: any Subscription) {
-            let accepted = lock.withLock {
-                guard !isTerminal, case .awaitingSubscription = prefixStatus else { return false }
-                prefixStatus = .subscribed(subscription)
-                return true
+        func next(after completion: Subscribers.Completion<Prefix.Failure>) -> SwitchStep<Suffix, Failure> {
+            switch completion {
+            case .finished: .switchTo(suffix)
+            case .failure(let error): .complete(.failure(error))
             }
-            guard accepted else {
-                subscription.cancel()
-                return
-            }
-            downstream.receive(subscription: self)
-        }
-
-        @inlinable
-        func prefixReceive(_ input: Suffix.Output) -> Subscribers.Demand {
-            let live = lock.withLock { () -> Bool in
-                guard prefixStatus.subscription != nil else { return false }
-                demand -= 1
-                return true
-            }
-            guard live else { return .none }
-            let more = downstream.receive(input)
-            if more > 0 { lock.withLock { demand += more } }
-            return more
-        }
-
-        @inlinable
-        func prefixReceive(completion: Subscribers.Completion<Suffix.Failure>) {
-            let next = lock.withLock { () -> (live: Bool, suffix: Suffix?, dropped: Suffix?) in
-                guard prefixStatus.subscription != nil else { return (false, nil, nil) }
-                prefixStatus = .terminal
-                let suffix = self.suffix.take()
-                guard case .finished = completion else {
-                    isTerminal = true
-                    return (true, nil, suffix)
-                }
-                return (true, suffix, nil)
-            }
-            guard next.live else { return }
-            if let suffix = next.suffix {
-                suffix.receive(subscriber: SuffixSide(inner: self))
-            } else {
-                withExtendedLifetime(next.dropped) {}
-                downstream.receive(completion: completion)
-            }
-        }
-
-        // MARK: Suffix side
-
-        @inlinable
-        func suffixReceive(subscription: any Subscription) {
-            let owed = lock.withLock { () -> Subscribers.Demand? in
-                guard !isTerminal, case .awaitingSubscription = suffixStatus else { return nil }
-                suffixStatus = .subscribed(subscription)
-                return demand
-            }
-            guard let owed else {
-                subscription.cancel()
-                return
-            }
-            if owed > 0 { subscription.request(owed) }
-        }
-
-        @inlinable
-        func suffixReceive(_ input: Suffix.Output) -> Subscribers.Demand {
-            let live = lock.withLock { suffixStatus.subscription != nil }
-            guard live else { return .none }
-            return downstream.receive(input)
-        }
-
-        @inlinable
-        func suffixReceive(completion: Subscribers.Completion<Suffix.Failure>) {
-            let live = lock.withLock { () -> Bool in
-                guard suffixStatus.subscription != nil else { return false }
-                suffixStatus = .terminal
-                isTerminal = true
-                return true
-            }
-            guard live else { return }
-            downstream.receive(completion: completion)
-        }
-
-        // MARK: Subscription
-
-        @inlinable
-        func request(_ demand: Subscribers.Demand) {
-            precondition(demand > 0, "A subscription's demand must be greater than zero, got \(demand)")
-            let subscription = lock.withLock { () -> (any Subscription)? in
-                guard !isTerminal else { return nil }
-                self.demand += demand
-                return prefixStatus.subscription ?? suffixStatus.subscription
-            }
-            subscription?.request(demand)
-        }
-
-        @inlinable
-        func cancel() {
-            let (subscription, released) = lock.withLock { () -> ((any Subscription)?, Suffix?) in
-                let subscription = prefixStatus.subscription ?? suffixStatus.subscription
-                prefixStatus = .terminal
-                suffixStatus = .terminal
-                isTerminal = true
-                return (subscription, suffix.take())
-            }
-            withExtendedLifetime(released) {}
-            subscription?.cancel()
         }
 
         @usableFromInline
-        var description: String { "Concatenate" }
+        static var name: String { "Concatenate" }
 
-        @usableFromInline
-        var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
-
-        @usableFromInline
-        var playgroundDescription: Any { description }
-
-        /// The subscriber attached to the prefix publisher.
-        @usableFromInline
-        struct PrefixSide: Subscriber, CustomStringConvertible, CustomReflectable,
-            CustomPlaygroundDisplayConvertible
-        {
-            @usableFromInline
-            typealias Input = Prefix.Output
-
-            @usableFromInline
-            typealias Failure = Prefix.Failure
-
-            @usableFromInline
-            let inner: Inner
-
-            @inlinable
-            init(inner: Inner) {
-                self.inner = inner
-            }
-
-            @inlinable
-            var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
-
-            @inlinable
-            func receive(subscription: any Subscription) {
-                inner.prefixReceive(subscription: subscription)
-            }
-
-            @inlinable
-            func receive(_ input: Prefix.Output) -> Subscribers.Demand {
-                inner.prefixReceive(input)
-            }
-
-            @inlinable
-            func receive(completion: Subscribers.Completion<Prefix.Failure>) {
-                inner.prefixReceive(completion: completion)
-            }
-
-            @usableFromInline
-            var description: String { inner.description }
-
-            @usableFromInline
-            var customMirror: Mirror { inner.customMirror }
-
-            @usableFromInline
-            var playgroundDescription: Any { description }
-        }
-
-        /// The subscriber attached to the suffix publisher.
-        @usableFromInline
-        struct SuffixSide: Subscriber, CustomStringConvertible, CustomReflectable,
-            CustomPlaygroundDisplayConvertible
-        {
-            @usableFromInline
-            typealias Input = Suffix.Output
-
-            @usableFromInline
-            typealias Failure = Suffix.Failure
-
-            @usableFromInline
-            let inner: Inner
-
-            @inlinable
-            init(inner: Inner) {
-                self.inner = inner
-            }
-
-            @inlinable
-            var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
-
-            @inlinable
-            func receive(subscription: any Subscription) {
-                inner.suffixReceive(subscription: subscription)
-            }
-
-            @inlinable
-            func receive(_ input: Suffix.Output) -> Subscribers.Demand {
-                inner.suffixReceive(input)
-            }
-
-            @inlinable
-            func receive(completion: Subscribers.Completion<Suffix.Failure>) {
-                inner.suffixReceive(completion: completion)
-            }
-
-            @usableFromInline
-            var description: String { inner.description }
-
-            @usableFromInline
-            var customMirror: Mirror { inner.customMirror }
-
-            @usableFromInline
-            var playgroundDescription: Any { description }
-        }
+        @inlinable
+        static func mirrorChildren(downstream: Any, demand: Subscribers.Demand) -> [Mirror.Child] { [] }
     }
 }

@@ -81,7 +81,9 @@ extension Publishers {
         /// Attaches the subscriber through a searching subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(subscriber: ReduceProducer(downstream: subscriber, logic: Logic(predicate: predicate)))
+            let predicate = PlainPredicate<Upstream.Output, Failure>(self.predicate)
+            let logic = ContainsWhereLogic(predicate: predicate, description: "ContainsWhere")
+            upstream.receive(subscriber: ReduceProducer(downstream: subscriber, logic: logic))
         }
     }
 
@@ -116,77 +118,46 @@ extension Publishers {
         /// Attaches the subscriber through a searching subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(subscriber: ReduceProducer(downstream: subscriber, logic: Logic(predicate: predicate)))
+            let predicate = ThrowingPredicate<Upstream.Output, Upstream.Failure>(self.predicate)
+            let logic = ContainsWhereLogic(predicate: predicate, description: "TryContainsWhere")
+            upstream.receive(subscriber: ReduceProducer(downstream: subscriber, logic: logic))
         }
     }
 }
 
-extension Publishers.ContainsWhere {
-    /// Stops at the first element the predicate accepts.
+/// The logic of `contains(where:)` and `tryContains(where:)`: stops at the first element the predicate
+/// accepts. A throwing predicate's error fails the stream.
+@usableFromInline
+struct ContainsWhereLogic<Predicate: OperatorPredicate>: ReduceLogic {
     @usableFromInline
-    struct Logic: ReduceLogic {
-        @usableFromInline
-        typealias UpstreamFailure = Upstream.Failure
+    let predicate: Predicate
 
-        @usableFromInline
-        let predicate: (Upstream.Output) -> Bool
-
-        @usableFromInline
-        var found = false
-
-        @inlinable
-        init(predicate: @escaping (Upstream.Output) -> Bool) {
-            self.predicate = predicate
-        }
-
-        @inlinable
-        mutating func accumulate(_ input: Upstream.Output) -> ReduceStep<Upstream.Failure> {
-            guard predicate(input) else { return .continue }
-            found = true
-            return .finish
-        }
-
-        @inlinable
-        var result: Bool? { found }
-
-        @usableFromInline
-        var description: String { "ContainsWhere" }
-    }
-}
-
-extension Publishers.TryContainsWhere {
-    /// Stops at the first element the predicate accepts, or fails with what it throws.
     @usableFromInline
-    struct Logic: ReduceLogic {
-        @usableFromInline
-        typealias UpstreamFailure = Upstream.Failure
+    let description: String
 
-        @usableFromInline
-        let predicate: (Upstream.Output) throws -> Bool
+    @usableFromInline
+    var found = false
 
-        @usableFromInline
-        var found = false
-
-        @inlinable
-        init(predicate: @escaping (Upstream.Output) throws -> Bool) {
-            self.predicate = predicate
-        }
-
-        @inlinable
-        mutating func accumulate(_ input: Upstream.Output) -> ReduceStep<any Error> {
-            do {
-                guard try predicate(input) else { return .continue }
-            } catch {
-                return .fail(error)
-            }
-            found = true
-            return .finish
-        }
-
-        @inlinable
-        var result: Bool? { found }
-
-        @usableFromInline
-        var description: String { "TryContainsWhere" }
+    @inlinable
+    init(predicate: Predicate, description: String) {
+        self.predicate = predicate
+        self.description = description
     }
+
+    @inlinable
+    mutating func accumulate(_ input: Predicate.Input) -> ReduceStep<Predicate.Failure> {
+        do {
+            guard try predicate(input) else { return .continue }
+        } catch {
+            return .fail(error)
+        }
+        found = true
+        return .finish
+    }
+
+    @inlinable
+    var result: Bool? { found }
+
+    @inlinable
+    func convert(_ failure: Predicate.UpstreamFailure) -> Predicate.Failure { Predicate.convert(failure) }
 }

@@ -153,10 +153,8 @@ extension Publishers.Drop {
         @inlinable
         func cancel() {
             let subscription = lock.withLock { () -> (any Subscription)? in
-                let subscription = status.subscription
-                status = .terminal
                 pendingDemand = .none
-                return subscription
+                return status.terminate()
             }
             subscription?.cancel()
         }

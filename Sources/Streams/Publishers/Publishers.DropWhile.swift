@@ -78,7 +78,9 @@ extension Publishers {
         /// Attaches the subscriber through a dropping subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(subscriber: FilterProducer(downstream: subscriber, logic: Logic(predicate: predicate)))
+            let predicate = PlainPredicate<Upstream.Output, Failure>(self.predicate)
+            let logic = DropWhileLogic(predicate: predicate, description: "DropWhile")
+            upstream.receive(subscriber: FilterProducer(downstream: subscriber, logic: logic))
         }
     }
 
@@ -112,76 +114,45 @@ extension Publishers {
         /// Attaches the subscriber through a dropping subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(subscriber: FilterProducer(downstream: subscriber, logic: Logic(predicate: predicate)))
+            let predicate = ThrowingPredicate<Upstream.Output, Upstream.Failure>(self.predicate)
+            let logic = DropWhileLogic(predicate: predicate, description: "TryDropWhile")
+            upstream.receive(subscriber: FilterProducer(downstream: subscriber, logic: logic))
         }
     }
 }
 
-extension Publishers.DropWhile {
-    /// Drops elements until the predicate first rejects one, then lets everything through.
+/// The logic of `drop(while:)` and `tryDrop(while:)`: drops elements until the predicate first rejects
+/// one, then lets everything through. A throwing predicate's error fails the stream.
+@usableFromInline
+struct DropWhileLogic<Predicate: OperatorPredicate>: FilterLogic {
     @usableFromInline
-    struct Logic: FilterLogic {
-        @usableFromInline
-        typealias UpstreamFailure = Upstream.Failure
+    let predicate: Predicate
 
-        @usableFromInline
-        let predicate: (Upstream.Output) -> Bool
-
-        @usableFromInline
-        var dropping = true
-
-        @inlinable
-        init(predicate: @escaping (Upstream.Output) -> Bool) {
-            self.predicate = predicate
-        }
-
-        @inlinable
-        mutating func process(_ input: Upstream.Output) -> FilterStep<Upstream.Output, Upstream.Failure> {
-            if dropping {
-                if predicate(input) { return .skip }
-                dropping = false
-            }
-            return .send(input)
-        }
-
-        @usableFromInline
-        var description: String { "DropWhile" }
-    }
-}
-
-extension Publishers.TryDropWhile {
-    /// Drops elements until the predicate first rejects one, then lets everything through; fails with
-    /// what the predicate throws.
     @usableFromInline
-    struct Logic: FilterLogic {
-        @usableFromInline
-        typealias UpstreamFailure = Upstream.Failure
+    let description: String
 
-        @usableFromInline
-        let predicate: (Upstream.Output) throws -> Bool
+    @usableFromInline
+    var dropping = true
 
-        @usableFromInline
-        var dropping = true
-
-        @inlinable
-        init(predicate: @escaping (Upstream.Output) throws -> Bool) {
-            self.predicate = predicate
-        }
-
-        @inlinable
-        mutating func process(_ input: Upstream.Output) -> FilterStep<Upstream.Output, any Error> {
-            if dropping {
-                do {
-                    if try predicate(input) { return .skip }
-                } catch {
-                    return .fail(error)
-                }
-                dropping = false
-            }
-            return .send(input)
-        }
-
-        @usableFromInline
-        var description: String { "TryDropWhile" }
+    @inlinable
+    init(predicate: Predicate, description: String) {
+        self.predicate = predicate
+        self.description = description
     }
+
+    @inlinable
+    mutating func process(_ input: Predicate.Input) -> FilterStep<Predicate.Input, Predicate.Failure> {
+        if dropping {
+            do {
+                if try predicate(input) { return .skip }
+            } catch {
+                return .fail(error)
+            }
+            dropping = false
+        }
+        return .send(input)
+    }
+
+    @inlinable
+    func convert(_ failure: Predicate.UpstreamFailure) -> Predicate.Failure { Predicate.convert(failure) }
 }

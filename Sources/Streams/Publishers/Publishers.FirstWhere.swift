@@ -80,7 +80,10 @@ extension Publishers {
         /// Attaches the subscriber through a searching subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(subscriber: ReduceProducer(downstream: subscriber, logic: Logic(predicate: predicate)))
+            // Combine's own subscription for `first(where:)` calls itself `TryFirst`.
+            let predicate = PlainPredicate<Upstream.Output, Failure>(self.predicate)
+            let logic = FirstWhereLogic(predicate: predicate, description: "TryFirst")
+            upstream.receive(subscriber: ReduceProducer(downstream: subscriber, logic: logic))
         }
     }
 
@@ -114,78 +117,46 @@ extension Publishers {
         /// Attaches the subscriber through a searching subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(subscriber: ReduceProducer(downstream: subscriber, logic: Logic(predicate: predicate)))
+            let predicate = ThrowingPredicate<Upstream.Output, Upstream.Failure>(self.predicate)
+            let logic = FirstWhereLogic(predicate: predicate, description: "TryFirstWhere")
+            upstream.receive(subscriber: ReduceProducer(downstream: subscriber, logic: logic))
         }
     }
 }
 
-extension Publishers.FirstWhere {
-    /// Stops at the first element the predicate accepts.
+/// The logic of `first(where:)` and `tryFirst(where:)`: stops at the first element the predicate
+/// accepts. A throwing predicate's error fails the stream.
+@usableFromInline
+struct FirstWhereLogic<Predicate: OperatorPredicate>: ReduceLogic {
     @usableFromInline
-    struct Logic: ReduceLogic {
-        @usableFromInline
-        typealias UpstreamFailure = Upstream.Failure
+    let predicate: Predicate
 
-        @usableFromInline
-        let predicate: (Upstream.Output) -> Bool
-
-        @usableFromInline
-        var match: Upstream.Output?
-
-        @inlinable
-        init(predicate: @escaping (Upstream.Output) -> Bool) {
-            self.predicate = predicate
-        }
-
-        @inlinable
-        mutating func accumulate(_ input: Upstream.Output) -> ReduceStep<Upstream.Failure> {
-            guard predicate(input) else { return .continue }
-            match = input
-            return .finish
-        }
-
-        @inlinable
-        var result: Upstream.Output? { match }
-
-        /// Combine's own subscription for `first(where:)` calls itself `TryFirst`.
-        @usableFromInline
-        var description: String { "TryFirst" }
-    }
-}
-
-extension Publishers.TryFirstWhere {
-    /// Stops at the first element the predicate accepts, or fails with what it throws.
     @usableFromInline
-    struct Logic: ReduceLogic {
-        @usableFromInline
-        typealias UpstreamFailure = Upstream.Failure
+    let description: String
 
-        @usableFromInline
-        let predicate: (Upstream.Output) throws -> Bool
+    @usableFromInline
+    var match: Predicate.Input?
 
-        @usableFromInline
-        var match: Upstream.Output?
-
-        @inlinable
-        init(predicate: @escaping (Upstream.Output) throws -> Bool) {
-            self.predicate = predicate
-        }
-
-        @inlinable
-        mutating func accumulate(_ input: Upstream.Output) -> ReduceStep<any Error> {
-            do {
-                guard try predicate(input) else { return .continue }
-            } catch {
-                return .fail(error)
-            }
-            match = input
-            return .finish
-        }
-
-        @inlinable
-        var result: Upstream.Output? { match }
-
-        @usableFromInline
-        var description: String { "TryFirstWhere" }
+    @inlinable
+    init(predicate: Predicate, description: String) {
+        self.predicate = predicate
+        self.description = description
     }
+
+    @inlinable
+    mutating func accumulate(_ input: Predicate.Input) -> ReduceStep<Predicate.Failure> {
+        do {
+            guard try predicate(input) else { return .continue }
+        } catch {
+            return .fail(error)
+        }
+        match = input
+        return .finish
+    }
+
+    @inlinable
+    var result: Predicate.Input? { match }
+
+    @inlinable
+    func convert(_ failure: Predicate.UpstreamFailure) -> Predicate.Failure { Predicate.convert(failure) }
 }

@@ -75,7 +75,9 @@ extension Publishers {
         /// Attaches the subscriber through a subscriber that keeps the latest match.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(subscriber: ReduceProducer(downstream: subscriber, logic: Logic(predicate: predicate)))
+            let predicate = PlainPredicate<Upstream.Output, Failure>(self.predicate)
+            let logic = LastWhereLogic(predicate: predicate, description: "LastWhere")
+            upstream.receive(subscriber: ReduceProducer(downstream: subscriber, logic: logic))
         }
     }
 
@@ -109,75 +111,45 @@ extension Publishers {
         /// Attaches the subscriber through a subscriber that keeps the latest match.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(subscriber: ReduceProducer(downstream: subscriber, logic: Logic(predicate: predicate)))
+            let predicate = ThrowingPredicate<Upstream.Output, Upstream.Failure>(self.predicate)
+            let logic = LastWhereLogic(predicate: predicate, description: "TryLastWhere")
+            upstream.receive(subscriber: ReduceProducer(downstream: subscriber, logic: logic))
         }
     }
 }
 
-extension Publishers.LastWhere {
-    /// Keeps the latest element the predicate accepts.
+/// The logic of `last(where:)` and `tryLast(where:)`: keeps the latest element the predicate accepts.
+/// A throwing predicate's error fails the stream.
+@usableFromInline
+struct LastWhereLogic<Predicate: OperatorPredicate>: ReduceLogic {
     @usableFromInline
-    struct Logic: ReduceLogic {
-        @usableFromInline
-        typealias UpstreamFailure = Upstream.Failure
+    let predicate: Predicate
 
-        @usableFromInline
-        let predicate: (Upstream.Output) -> Bool
-
-        @usableFromInline
-        var latest: Upstream.Output?
-
-        @inlinable
-        init(predicate: @escaping (Upstream.Output) -> Bool) {
-            self.predicate = predicate
-        }
-
-        @inlinable
-        mutating func accumulate(_ input: Upstream.Output) -> ReduceStep<Upstream.Failure> {
-            if predicate(input) { latest = input }
-            return .continue
-        }
-
-        @inlinable
-        var result: Upstream.Output? { latest }
-
-        @usableFromInline
-        var description: String { "LastWhere" }
-    }
-}
-
-extension Publishers.TryLastWhere {
-    /// Keeps the latest element the predicate accepts, or fails with what it throws.
     @usableFromInline
-    struct Logic: ReduceLogic {
-        @usableFromInline
-        typealias UpstreamFailure = Upstream.Failure
+    let description: String
 
-        @usableFromInline
-        let predicate: (Upstream.Output) throws -> Bool
+    @usableFromInline
+    var latest: Predicate.Input?
 
-        @usableFromInline
-        var latest: Upstream.Output?
-
-        @inlinable
-        init(predicate: @escaping (Upstream.Output) throws -> Bool) {
-            self.predicate = predicate
-        }
-
-        @inlinable
-        mutating func accumulate(_ input: Upstream.Output) -> ReduceStep<any Error> {
-            do {
-                if try predicate(input) { latest = input }
-            } catch {
-                return .fail(error)
-            }
-            return .continue
-        }
-
-        @inlinable
-        var result: Upstream.Output? { latest }
-
-        @usableFromInline
-        var description: String { "TryLastWhere" }
+    @inlinable
+    init(predicate: Predicate, description: String) {
+        self.predicate = predicate
+        self.description = description
     }
+
+    @inlinable
+    mutating func accumulate(_ input: Predicate.Input) -> ReduceStep<Predicate.Failure> {
+        do {
+            if try predicate(input) { latest = input }
+        } catch {
+            return .fail(error)
+        }
+        return .continue
+    }
+
+    @inlinable
+    var result: Predicate.Input? { latest }
+
+    @inlinable
+    func convert(_ failure: Predicate.UpstreamFailure) -> Predicate.Failure { Predicate.convert(failure) }
 }

@@ -96,7 +96,7 @@ extension Publishers {
         /// Attaches the subscriber through a key-path-reading subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(subscriber: Inner(downstream: subscriber, keyPath: keyPath))
+            upstream.receive(subscriber: KeyPathInner(downstream: subscriber, keyPaths: keyPath))
         }
     }
 
@@ -133,7 +133,7 @@ extension Publishers {
         /// Attaches the subscriber through a key-path-reading subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(subscriber: Inner(downstream: subscriber, keyPath0: keyPath0, keyPath1: keyPath1))
+            upstream.receive(subscriber: KeyPathInner(downstream: subscriber, keyPaths: keyPath0, keyPath1))
         }
     }
 
@@ -175,196 +175,72 @@ extension Publishers {
         /// Attaches the subscriber through a key-path-reading subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(subscriber:
-                Inner(downstream: subscriber, keyPath0: keyPath0, keyPath1: keyPath1, keyPath2: keyPath2))
+            upstream.receive(subscriber: KeyPathInner(downstream: subscriber, keyPaths: keyPath0, keyPath1, keyPath2))
         }
     }
 }
 
-extension Publishers.MapKeyPath {
-    /// The subscriber that reads the key path of each value on its way downstream.
+/// The subscriber of the key-path `map` operators: it reads its one, two or three key paths from each
+/// value on its way downstream, and passes the subscription and the completion through.
+@usableFromInline
+struct KeyPathInner<Downstream: Subscriber, Root, each Value>: Subscriber, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible
+where Downstream.Input == (repeat each Value) {
     @usableFromInline
-    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
-        CustomPlaygroundDisplayConvertible
-    where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
-        @usableFromInline
-        typealias Input = Upstream.Output
+    typealias Input = Root
 
-        @usableFromInline
-        typealias Failure = Upstream.Failure
-
-        @usableFromInline
-        let downstream: Downstream
-
-        @usableFromInline
-        let keyPath: KeyPath<Upstream.Output, Output>
-
-        @usableFromInline
-        let combineIdentifier = CombineIdentifier()
-
-        @inlinable
-        init(downstream: Downstream, keyPath: KeyPath<Upstream.Output, Output>) {
-            self.downstream = downstream
-            self.keyPath = keyPath
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            downstream.receive(subscription: subscription)
-        }
-
-        @inlinable
-        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            downstream.receive(input[keyPath: keyPath])
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            downstream.receive(completion: completion)
-        }
-
-        /// What Combine prints for this subscriber.
-        @usableFromInline
-        var description: String { "ValueForKey" }
-
-        @usableFromInline
-        var customMirror: Mirror {
-            Mirror(self, children: ["keyPath": keyPath])
-        }
-
-        @usableFromInline
-        var playgroundDescription: Any { description }
-    }
-}
-
-extension Publishers.MapKeyPath2 {
-    /// The subscriber that reads both key paths of each value on its way downstream.
     @usableFromInline
-    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
-        CustomPlaygroundDisplayConvertible
-    where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
-        @usableFromInline
-        typealias Input = Upstream.Output
+    typealias Failure = Downstream.Failure
 
-        @usableFromInline
-        typealias Failure = Upstream.Failure
-
-        @usableFromInline
-        let downstream: Downstream
-
-        @usableFromInline
-        let keyPath0: KeyPath<Upstream.Output, Output0>
-
-        @usableFromInline
-        let keyPath1: KeyPath<Upstream.Output, Output1>
-
-        @usableFromInline
-        let combineIdentifier = CombineIdentifier()
-
-        @inlinable
-        init(
-            downstream: Downstream, keyPath0: KeyPath<Upstream.Output, Output0>,
-            keyPath1: KeyPath<Upstream.Output, Output1>
-        ) {
-            self.downstream = downstream
-            self.keyPath0 = keyPath0
-            self.keyPath1 = keyPath1
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            downstream.receive(subscription: subscription)
-        }
-
-        @inlinable
-        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            downstream.receive((input[keyPath: keyPath0], input[keyPath: keyPath1]))
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            downstream.receive(completion: completion)
-        }
-
-        /// What Combine prints for this subscriber.
-        @usableFromInline
-        var description: String { "ValueForKeys" }
-
-        @usableFromInline
-        var customMirror: Mirror {
-            let children: [Mirror.Child] = [("keyPath0", keyPath0), ("keyPath1", keyPath1)]
-            return Mirror(self, children: children)
-        }
-
-        @usableFromInline
-        var playgroundDescription: Any { description }
-    }
-}
-
-extension Publishers.MapKeyPath3 {
-    /// The subscriber that reads the three key paths of each value on its way downstream.
     @usableFromInline
-    struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
-        CustomPlaygroundDisplayConvertible
-    where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
-        @usableFromInline
-        typealias Input = Upstream.Output
+    let downstream: Downstream
 
-        @usableFromInline
-        typealias Failure = Upstream.Failure
+    @usableFromInline
+    let keyPaths: (repeat KeyPath<Root, each Value>)
 
-        @usableFromInline
-        let downstream: Downstream
+    @usableFromInline
+    let combineIdentifier = CombineIdentifier()
 
-        @usableFromInline
-        let keyPath0: KeyPath<Upstream.Output, Output0>
-
-        @usableFromInline
-        let keyPath1: KeyPath<Upstream.Output, Output1>
-
-        @usableFromInline
-        let keyPath2: KeyPath<Upstream.Output, Output2>
-
-        @usableFromInline
-        let combineIdentifier = CombineIdentifier()
-
-        @inlinable
-        init(
-            downstream: Downstream, keyPath0: KeyPath<Upstream.Output, Output0>,
-            keyPath1: KeyPath<Upstream.Output, Output1>, keyPath2: KeyPath<Upstream.Output, Output2>
-        ) {
-            self.downstream = downstream
-            self.keyPath0 = keyPath0
-            self.keyPath1 = keyPath1
-            self.keyPath2 = keyPath2
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            downstream.receive(subscription: subscription)
-        }
-
-        @inlinable
-        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            downstream.receive((input[keyPath: keyPath0], input[keyPath: keyPath1], input[keyPath: keyPath2]))
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            downstream.receive(completion: completion)
-        }
-
-        /// What Combine prints for this subscriber.
-        @usableFromInline
-        var description: String { "ValueForKeys" }
-
-        @usableFromInline
-        var customMirror: Mirror {
-            let children: [Mirror.Child] = [("keyPath0", keyPath0), ("keyPath1", keyPath1), ("keyPath2", keyPath2)]
-            return Mirror(self, children: children)
-        }
-
-        @usableFromInline
-        var playgroundDescription: Any { description }
+    @inlinable
+    init(downstream: Downstream, keyPaths: repeat KeyPath<Root, each Value>) {
+        self.downstream = downstream
+        self.keyPaths = (repeat each keyPaths)
     }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        downstream.receive(subscription: subscription)
+    }
+
+    @inlinable
+    func receive(_ input: Root) -> Subscribers.Demand {
+        downstream.receive((repeat input[keyPath: each keyPaths]))
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+        downstream.receive(completion: completion)
+    }
+
+    /// The key paths as Combine's mirror labels them: `keyPath` when there is one, otherwise
+    /// `keyPath0`, `keyPath1`...
+    @usableFromInline
+    var labelledKeyPaths: [Mirror.Child] {
+        var children: [Mirror.Child] = []
+        for keyPath in repeat each keyPaths {
+            children.append((label: "keyPath\(children.count)", value: keyPath))
+        }
+        if children.count == 1 { children[0].label = "keyPath" }
+        return children
+    }
+
+    /// What Combine prints for this subscriber.
+    @usableFromInline
+    var description: String { labelledKeyPaths.count == 1 ? "ValueForKey" : "ValueForKeys" }
+
+    @usableFromInline
+    var customMirror: Mirror { Mirror(self, children: labelledKeyPaths) }
+
+    @usableFromInline
+    var playgroundDescription: Any { description }
 }

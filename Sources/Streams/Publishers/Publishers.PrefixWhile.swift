@@ -83,7 +83,9 @@ extension Publishers {
         /// Attaches the subscriber through a prefixing subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(subscriber: FilterProducer(downstream: subscriber, logic: Logic(predicate: predicate)))
+            let predicate = PlainPredicate<Upstream.Output, Failure>(self.predicate)
+            let logic = PrefixWhileLogic(predicate: predicate, description: "PrefixWhile")
+            upstream.receive(subscriber: FilterProducer(downstream: subscriber, logic: logic))
         }
     }
 
@@ -118,61 +120,38 @@ extension Publishers {
         /// Attaches the subscriber through a prefixing subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(subscriber: FilterProducer(downstream: subscriber, logic: Logic(predicate: predicate)))
+            let predicate = ThrowingPredicate<Upstream.Output, Upstream.Failure>(self.predicate)
+            let logic = PrefixWhileLogic(predicate: predicate, description: "TryPrefixWhile")
+            upstream.receive(subscriber: FilterProducer(downstream: subscriber, logic: logic))
         }
     }
 }
 
-extension Publishers.PrefixWhile {
-    /// Lets elements through until the predicate rejects one.
+/// The logic of `prefix(while:)` and `tryPrefix(while:)`: lets elements through until the predicate
+/// rejects one. A throwing predicate's error fails the stream.
+@usableFromInline
+struct PrefixWhileLogic<Predicate: OperatorPredicate>: FilterLogic {
     @usableFromInline
-    struct Logic: FilterLogic {
-        @usableFromInline
-        typealias UpstreamFailure = Upstream.Failure
+    let predicate: Predicate
 
-        @usableFromInline
-        let predicate: (Upstream.Output) -> Bool
-
-        @inlinable
-        init(predicate: @escaping (Upstream.Output) -> Bool) {
-            self.predicate = predicate
-        }
-
-        @inlinable
-        func process(_ input: Upstream.Output) -> FilterStep<Upstream.Output, Upstream.Failure> {
-            predicate(input) ? .send(input) : .finish
-        }
-
-        @usableFromInline
-        var description: String { "PrefixWhile" }
-    }
-}
-
-extension Publishers.TryPrefixWhile {
-    /// Lets elements through until the predicate rejects one or throws.
     @usableFromInline
-    struct Logic: FilterLogic {
-        @usableFromInline
-        typealias UpstreamFailure = Upstream.Failure
+    let description: String
 
-        @usableFromInline
-        let predicate: (Upstream.Output) throws -> Bool
-
-        @inlinable
-        init(predicate: @escaping (Upstream.Output) throws -> Bool) {
-            self.predicate = predicate
-        }
-
-        @inlinable
-        func process(_ input: Upstream.Output) -> FilterStep<Upstream.Output, any Error> {
-            do {
-                return try predicate(input) ? .send(input) : .finish
-            } catch {
-                return .fail(error)
-            }
-        }
-
-        @usableFromInline
-        var description: String { "TryPrefixWhile" }
+    @inlinable
+    init(predicate: Predicate, description: String) {
+        self.predicate = predicate
+        self.description = description
     }
+
+    @inlinable
+    func process(_ input: Predicate.Input) -> FilterStep<Predicate.Input, Predicate.Failure> {
+        do {
+            return try predicate(input) ? .send(input) : .finish
+        } catch {
+            return .fail(error)
+        }
+    }
+
+    @inlinable
+    func convert(_ failure: Predicate.UpstreamFailure) -> Predicate.Failure { Predicate.convert(failure) }
 }

@@ -153,12 +153,7 @@ extension Publishers.Print {
         @inlinable
         func receive(subscription: any Subscription) {
             log("receive subscription: (\(subscription))")
-            let accepted = lock.withLock {
-                guard case .awaitingSubscription = status else { return false }
-                status = .subscribed(subscription)
-                return true
-            }
-            guard accepted else {
+            guard lock.withLock({ status.accept(subscription) }) else {
                 subscription.cancel()
                 return
             }

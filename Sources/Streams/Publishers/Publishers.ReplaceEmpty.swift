@@ -53,7 +53,7 @@ extension Publishers {
         /// Attaches the subscriber through a subscriber that watches for an empty stream.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(subscriber: Inner(downstream: subscriber, output: output))
+            upstream.receive(subscriber: ReplacementProducer<S, Logic>(downstream: subscriber, replacement: output))
         }
     }
 }
@@ -63,130 +63,21 @@ extension Publishers.ReplaceEmpty: Equatable where Upstream: Equatable, Upstream
 extension Publishers.ReplaceEmpty: Sendable where Upstream: Sendable, Upstream.Output: Sendable {}
 
 extension Publishers.ReplaceEmpty {
-    /// Passes values and demand through, remembering whether a value went by; on an empty finish it
-    /// publishes the replacement as soon as downstream has asked for a value.
+    /// Replaces a finish that no value preceded.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
-    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+    enum Logic: ReplacementLogic {
         @usableFromInline
-        typealias Input = Upstream.Output
-
-        @usableFromInline
-        typealias Failure = Upstream.Failure
-
-        @usableFromInline
-        let downstream: Downstream
-
-        @usableFromInline
-        let output: Upstream.Output
-
-        @usableFromInline
-        let lock = Lock()
-
-        /// Guarded by `lock`.
-        @usableFromInline
-        var status = SubscriptionStatus.awaitingSubscription
-
-        /// Touched only by `receive(_:)` and `receive(completion:)`, which never run concurrently.
-        @usableFromInline
-        var receivedValue = false
-
-        /// Guarded by `lock`: whether downstream has asked for anything. No value has gone down when
-        /// this matters, so any request leaves room for the replacement.
-        @usableFromInline
-        var hasDemand = false
-
-        /// Guarded by `lock`: upstream finished empty and the replacement waits for demand.
-        @usableFromInline
-        var replacementPending = false
+        typealias Output = Upstream.Output
 
         @inlinable
-        init(downstream: Downstream, output: Upstream.Output) {
-            self.downstream = downstream
-            self.output = output
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            let accepted = lock.withLock {
-                guard case .awaitingSubscription = status else { return false }
-                status = .subscribed(subscription)
-                return true
-            }
-            guard accepted else {
-                subscription.cancel()
-                return
-            }
-            downstream.receive(subscription: self)
-        }
-
-        @inlinable
-        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let live = lock.withLock { status.isSubscribed }
-            guard live else { return .none }
-            receivedValue = true
-            return downstream.receive(input)
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let sendReplacementNow = lock.withLock { () -> Bool? in
-                guard status.isSubscribed else { return nil }
-                status = .terminal
-                guard !receivedValue, case .finished = completion else { return false }
-                if hasDemand { return true }
-                replacementPending = true
-                return nil
-            }
-            switch sendReplacementNow {
-            case nil:
-                return
-            case true?:
-                _ = downstream.receive(output)
-                downstream.receive(completion: .finished)
-            case false?:
-                downstream.receive(completion: completion)
-            }
-        }
-
-        @inlinable
-        func request(_ demand: Subscribers.Demand) {
-            precondition(demand > 0, "A subscription's demand must be greater than zero, got \(demand)")
-            let (subscription, sendReplacement) = lock.withLock { () -> ((any Subscription)?, Bool) in
-                hasDemand = true
-                if replacementPending {
-                    replacementPending = false
-                    return (nil, true)
-                }
-                return (status.subscription, false)
-            }
-            if sendReplacement {
-                _ = downstream.receive(output)
-                downstream.receive(completion: .finished)
-            } else {
-                subscription?.request(demand)
-            }
-        }
-
-        @inlinable
-        func cancel() {
-            let subscription = lock.withLock { () -> (any Subscription)? in
-                let subscription = status.subscription
-                status = .terminal
-                replacementPending = false
-                return subscription
-            }
-            subscription?.cancel()
+        static func ending(
+            for completion: Subscribers.Completion<Upstream.Failure>, receivedValue: Bool
+        ) -> ReplacementEnding<Upstream.Failure> {
+            if case .finished = completion, !receivedValue { return .replace }
+            return .complete(completion)
         }
 
         @usableFromInline
-        var description: String { "ReplaceEmpty" }
-
-        @usableFromInline
-        var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
-
-        @usableFromInline
-        var playgroundDescription: Any { description }
+        static var name: String { "ReplaceEmpty" }
     }
 }

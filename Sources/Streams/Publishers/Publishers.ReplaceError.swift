@@ -54,7 +54,7 @@ extension Publishers {
         /// Attaches the subscriber through a subscriber that turns a failure into the replacement.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == Never {
-            upstream.receive(subscriber: Inner(downstream: subscriber, output: output))
+            upstream.receive(subscriber: ReplacementProducer<S, Logic>(downstream: subscriber, replacement: output))
         }
     }
 }
@@ -64,131 +64,23 @@ extension Publishers.ReplaceError: Equatable where Upstream: Equatable, Upstream
 extension Publishers.ReplaceError: Sendable where Upstream: Sendable, Upstream.Output: Sendable {}
 
 extension Publishers.ReplaceError {
-    /// Passes values and demand through while counting downstream's outstanding demand, so that on a
-    /// failure it knows whether it may publish the replacement at once.
+    /// Replaces a failure; a finish passes through.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
-    where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
+    enum Logic: ReplacementLogic {
         @usableFromInline
-        typealias Input = Upstream.Output
-
-        @usableFromInline
-        typealias Failure = Upstream.Failure
-
-        @usableFromInline
-        let downstream: Downstream
-
-        @usableFromInline
-        let output: Upstream.Output
-
-        @usableFromInline
-        let lock = Lock()
-
-        /// Guarded by `lock`.
-        @usableFromInline
-        var status = SubscriptionStatus.awaitingSubscription
-
-        /// Guarded by `lock`: downstream's outstanding demand.
-        @usableFromInline
-        var demand = Subscribers.Demand.none
-
-        /// Guarded by `lock`: upstream failed and the replacement waits for demand.
-        @usableFromInline
-        var replacementPending = false
+        typealias Output = Upstream.Output
 
         @inlinable
-        init(downstream: Downstream, output: Upstream.Output) {
-            self.downstream = downstream
-            self.output = output
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            let accepted = lock.withLock {
-                guard case .awaitingSubscription = status else { return false }
-                status = .subscribed(subscription)
-                return true
-            }
-            guard accepted else {
-                subscription.cancel()
-                return
-            }
-            downstream.receive(subscription: self)
-        }
-
-        @inlinable
-        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let live = lock.withLock { () -> Bool in
-                guard status.isSubscribed else { return false }
-                demand -= 1
-                return true
-            }
-            guard live else { return .none }
-            let more = downstream.receive(input)
-            if more > 0 { lock.withLock { demand += more } }
-            return more
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let sendReplacementNow = lock.withLock { () -> Bool? in
-                guard status.isSubscribed else { return nil }
-                status = .terminal
-                guard case .failure = completion else { return false }
-                if demand > 0 { return true }
-                replacementPending = true
-                return nil
-            }
-            switch sendReplacementNow {
-            case nil:
-                return
-            case true?:
-                _ = downstream.receive(output)
-                downstream.receive(completion: .finished)
-            case false?:
-                downstream.receive(completion: .finished)
+        static func ending(
+            for completion: Subscribers.Completion<Upstream.Failure>, receivedValue: Bool
+        ) -> ReplacementEnding<Never> {
+            switch completion {
+            case .finished: .complete(.finished)
+            case .failure: .replace
             }
         }
 
-        @inlinable
-        func request(_ demand: Subscribers.Demand) {
-            precondition(demand > 0, "A subscription's demand must be greater than zero, got \(demand)")
-            let (subscription, sendReplacement) = lock.withLock { () -> ((any Subscription)?, Bool) in
-                if replacementPending {
-                    replacementPending = false
-                    return (nil, true)
-                }
-                guard let subscription = status.subscription else { return (nil, false) }
-                self.demand += demand
-                return (subscription, false)
-            }
-            if sendReplacement {
-                _ = downstream.receive(output)
-                downstream.receive(completion: .finished)
-            } else {
-                subscription?.request(demand)
-            }
-        }
-
-        @inlinable
-        func cancel() {
-            let subscription = lock.withLock { () -> (any Subscription)? in
-                let subscription = status.subscription
-                status = .terminal
-                replacementPending = false
-                return subscription
-            }
-            subscription?.cancel()
-        }
-
         @usableFromInline
-        var description: String { "ReplaceError" }
-
-        @usableFromInline
-        var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
-
-        @usableFromInline
-        var playgroundDescription: Any { description }
+        static var name: String { "ReplaceError" }
     }
 }

@@ -142,12 +142,7 @@ extension Publishers.TryMap {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            let accepted = lock.withLock {
-                guard case .awaitingSubscription = status else { return false }
-                status = .subscribed(subscription)
-                return true
-            }
-            guard accepted else {
+            guard lock.withLock({ status.accept(subscription) }) else {
                 subscription.cancel()
                 return
             }
@@ -162,12 +157,7 @@ extension Publishers.TryMap {
             do {
                 output = try transform(input)
             } catch {
-                let subscription = lock.withLock { () -> (any Subscription)? in
-                    let subscription = status.subscription
-                    status = .terminal
-                    return subscription
-                }
-                guard let subscription else { return .none }
+                guard let subscription = lock.withLock({ status.terminate() }) else { return .none }
                 subscription.cancel()
                 downstream.receive(completion: .failure(error))
                 return .none
@@ -177,12 +167,7 @@ extension Publishers.TryMap {
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let live = lock.withLock {
-                guard status.isSubscribed else { return false }
-                status = .terminal
-                return true
-            }
-            guard live else { return }
+            guard lock.withLock({ status.complete() }) else { return }
             downstream.receive(completion: completion.eraseError)
         }
 
@@ -193,12 +178,7 @@ extension Publishers.TryMap {
 
         @inlinable
         func cancel() {
-            let subscription = lock.withLock { () -> (any Subscription)? in
-                let subscription = status.subscription
-                status = .terminal
-                return subscription
-            }
-            subscription?.cancel()
+            lock.withLock { status.terminate() }?.cancel()
         }
 
         @usableFromInline

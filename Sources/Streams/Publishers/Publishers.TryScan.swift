@@ -126,12 +126,7 @@ extension Publishers.TryScan {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            let accepted = lock.withLock {
-                guard case .awaitingSubscription = status else { return false }
-                status = .subscribed(subscription)
-                return true
-            }
-            guard accepted else {
+            guard lock.withLock({ status.accept(subscription) }) else {
                 subscription.cancel()
                 return
             }
@@ -146,12 +141,7 @@ extension Publishers.TryScan {
             do {
                 next = try nextPartialResult(result, input)
             } catch {
-                let subscription = lock.withLock { () -> (any Subscription)? in
-                    let subscription = status.subscription
-                    status = .terminal
-                    return subscription
-                }
-                guard let subscription else { return .none }
+                guard let subscription = lock.withLock({ status.terminate() }) else { return .none }
                 subscription.cancel()
                 downstream.receive(completion: .failure(error))
                 return .none
@@ -166,12 +156,7 @@ extension Publishers.TryScan {
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let live = lock.withLock {
-                guard status.isSubscribed else { return false }
-                status = .terminal
-                return true
-            }
-            guard live else { return }
+            guard lock.withLock({ status.complete() }) else { return }
             downstream.receive(completion: completion.eraseError)
         }
 
@@ -182,12 +167,7 @@ extension Publishers.TryScan {
 
         @inlinable
         func cancel() {
-            let subscription = lock.withLock { () -> (any Subscription)? in
-                let subscription = status.subscription
-                status = .terminal
-                return subscription
-            }
-            subscription?.cancel()
+            lock.withLock { status.terminate() }?.cancel()
         }
 
         @usableFromInline

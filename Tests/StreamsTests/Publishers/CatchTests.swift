@@ -147,6 +147,33 @@ import Testing
         #expect(replacement.subscriberDescription == "Catch")
     }
 
+    @Test func mirrorShowsTheDownstreamAndTheOutstandingDemand() {
+        let upstream = FlowPublisher<Int, FlowError>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(3), demandPerValue: .none)
+        upstream.catch { _ in Just(0) }.subscribe(subscriber)
+        upstream.send(1)
+        let children = subscriber.subscription.map { Array(Mirror(reflecting: $0).children) } ?? []
+        #expect(children.map(\.label) == ["downstream", "demand"])
+        #expect(children.last?.value as? Subscribers.Demand == .max(2))
+    }
+
+    @Test func releasesTheHandlerOnceTheReplacementIsChosen() {
+        let subject = PassthroughSubject<Int, FlowError>()
+        let replacement = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        weak var weakToken: FlowToken?
+        do {
+            let token = FlowToken()
+            weakToken = token
+            subject.catch { _ in withExtendedLifetime(token) { replacement } }.subscribe(subscriber)
+        }
+        #expect(weakToken != nil)
+        subject.send(completion: .failure(FlowError()))
+        #expect(weakToken == nil)
+        replacement.send(7)
+        #expect(subscriber.events == [.subscription, .value(7)])
+    }
+
     @Test func releasesTheHandlerAndSubscriberAfterCancel() {
         let subject = PassthroughSubject<Int, FlowError>()
         weak var weakToken: FlowToken?

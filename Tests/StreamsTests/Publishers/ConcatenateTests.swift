@@ -173,6 +173,32 @@ import Testing
         #expect(suffix.subscriberDescription == "Concatenate")
     }
 
+    @Test func mirrorHasNoChildren() {
+        let subscriber = TestSubscriber<Int, Never>()
+        PassthroughSubject<Int, Never>().append(1).subscribe(subscriber)
+        #expect(subscriber.subscription.map { Mirror(reflecting: $0).children.count } == 0)
+    }
+
+    @Test func releasesTheSuffixOnceItIsSubscribed() {
+        let prefix = PassthroughSubject<Int, Never>()
+        let suffix = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        weak var weakToken: FlowToken?
+        do {
+            let token = FlowToken()
+            weakToken = token
+            let wrapped = FlowClosurePublisher<Int, Never> { subscriber in
+                withExtendedLifetime(token) { suffix.subscribe(subscriber) }
+            }
+            prefix.append(wrapped).subscribe(subscriber)
+        }
+        #expect(weakToken != nil)
+        prefix.send(completion: .finished)
+        #expect(weakToken == nil)
+        suffix.send(5)
+        #expect(subscriber.events == [.subscription, .value(5)])
+    }
+
     @Test func releasesTheSuffixAndSubscriberAfterCancel() {
         let prefix = PassthroughSubject<Int, Never>()
         weak var weakToken: FlowToken?

@@ -33,6 +33,20 @@ import Testing
         #expect(subscriber.values == [42])
     }
 
+    @Test func replacementGoesAtOnceWhenDemandWasRequested() {
+        let upstream = FlowPublisher<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        upstream.replaceEmpty(with: 42).subscribe(subscriber)
+        upstream.send(completion: .finished)
+        #expect(subscriber.events == [.subscription, .value(42), .completion(.finished)])
+    }
+
+    @Test func mirrorHasNoChildren() {
+        let subscriber = TestSubscriber<Int, Never>()
+        FlowPublisher<Int, Never>().replaceEmpty(with: 42).subscribe(subscriber)
+        #expect(subscriber.subscription.map { Mirror(reflecting: $0).children.count } == 0)
+    }
+
     @Test func boundedDemandIsHonouredAndForwardedUpstream() {
         let upstream = FlowPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))

@@ -82,6 +82,12 @@ import Testing
         #expect(upstream.subscriberDescription == "ReplaceError")
     }
 
+    @Test func mirrorHasNoChildren() {
+        let subscriber = TestSubscriber<Int, Never>()
+        FlowPublisher<Int, FlowError>().replaceError(with: 1).subscribe(subscriber)
+        #expect(subscriber.subscription.map { Mirror(reflecting: $0).children.count } == 0)
+    }
+
     @Test func releasesTheSubscriberAfterCancel() {
         let subject = PassthroughSubject<Int, FlowError>()
         weak var weakSubscriber: TestSubscriber<Int, Never>?

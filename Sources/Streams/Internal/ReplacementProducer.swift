@@ -1,0 +1,160 @@
+/// How an operator that may replace the upstream's completion with one last value ends the stream.
+@usableFromInline
+enum ReplacementEnding<Failure: Error> {
+    /// Publish the replacement value, as soon as downstream has demand, then finish.
+    case replace
+    /// Pass this completion on.
+    case complete(Subscribers.Completion<Failure>)
+}
+
+/// The per-operator part of an operator that passes values and demand through and may replace the
+/// upstream's completion with one last value: `replaceEmpty(with:)` replaces an empty finish,
+/// `replaceError(with:)` a failure.
+@usableFromInline
+protocol ReplacementLogic {
+    /// The upstream's output, and the replacement's type.
+    associatedtype Output
+    /// The upstream's failure.
+    associatedtype UpstreamFailure: Error
+    /// The operator's failure.
+    associatedtype Failure: Error
+
+    /// Decides how the stream ends on the upstream's completion.
+    static func ending(
+        for completion: Subscribers.Completion<UpstreamFailure>, receivedValue: Bool
+    ) -> ReplacementEnding<Failure>
+
+    /// The operator's name, as Combine prints it.
+    static var name: String { get }
+}
+
+/// The subscriber and subscription of an operator that may replace the upstream's completion with one
+/// last value.
+///
+/// It counts downstream's outstanding demand, so that when the upstream completes it knows whether it
+/// may publish the replacement at once; otherwise the replacement waits for the next request.
+@usableFromInline
+final class ReplacementProducer<Downstream: Subscriber, Logic: ReplacementLogic>: Subscriber, Subscription,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
+    @usableFromInline
+    typealias Input = Logic.Output
+
+    @usableFromInline
+    typealias Failure = Logic.UpstreamFailure
+
+    @usableFromInline
+    let downstream: Downstream
+
+    /// The value published in place of a replaced completion.
+    @usableFromInline
+    let replacement: Logic.Output
+
+    @usableFromInline
+    let lock = Lock()
+
+    /// Guarded by `lock`.
+    @usableFromInline
+    var status = SubscriptionStatus.awaitingSubscription
+
+    /// Touched only by `receive(_:)` and `receive(completion:)`, which never run concurrently.
+    @usableFromInline
+    var receivedValue = false
+
+    /// Guarded by `lock`: downstream's outstanding demand.
+    @usableFromInline
+    var demand = Subscribers.Demand.none
+
+    /// Guarded by `lock`: the upstream completed and the replacement waits for demand.
+    @usableFromInline
+    var replacementPending = false
+
+    @inlinable
+    init(downstream: Downstream, replacement: Logic.Output) {
+        self.downstream = downstream
+        self.replacement = replacement
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        guard lock.withLock({ status.accept(subscription) }) else {
+            subscription.cancel()
+            return
+        }
+        downstream.receive(subscription: self)
+    }
+
+    @inlinable
+    func receive(_ input: Logic.Output) -> Subscribers.Demand {
+        let live = lock.withLock { () -> Bool in
+            guard status.isSubscribed else { return false }
+            demand -= 1
+            return true
+        }
+        guard live else { return .none }
+        receivedValue = true
+        let more = downstream.receive(input)
+        if more > 0 { lock.withLock { demand += more } }
+        return more
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Logic.UpstreamFailure>) {
+        switch Logic.ending(for: completion, receivedValue: receivedValue) {
+        case .complete(let completion):
+            guard lock.withLock({ status.complete() }) else { return }
+            downstream.receive(completion: completion)
+        case .replace:
+            let replaceNow = lock.withLock { () -> Bool in
+                guard status.complete() else { return false }
+                if demand > 0 { return true }
+                replacementPending = true
+                return false
+            }
+            if replaceNow { publishReplacement() }
+        }
+    }
+
+    @inlinable
+    func publishReplacement() {
+        _ = downstream.receive(replacement)
+        downstream.receive(completion: .finished)
+    }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        precondition(demand > 0, "A subscription's demand must be greater than zero, got \(demand)")
+        let (subscription, replaceNow) = lock.withLock { () -> ((any Subscription)?, Bool) in
+            if replacementPending {
+                replacementPending = false
+                return (nil, true)
+            }
+            guard let subscription = status.subscription else { return (nil, false) }
+            self.demand += demand
+            return (subscription, false)
+        }
+        if replaceNow {
+            publishReplacement()
+        } else {
+            subscription?.request(demand)
+        }
+    }
+
+    @inlinable
+    func cancel() {
+        let subscription = lock.withLock { () -> (any Subscription)? in
+            replacementPending = false
+            return status.terminate()
+        }
+        subscription?.cancel()
+    }
+
+    @usableFromInline
+    var description: String { Logic.name }
+
+    @usableFromInline
+    var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+
+    @usableFromInline
+    var playgroundDescription: Any { description }
+}

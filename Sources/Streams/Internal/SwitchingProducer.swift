@@ -1,0 +1,288 @@
+/// What an operator that relays two publishers in turn does when the first one completes.
+@usableFromInline
+enum SwitchStep<Second, Failure: Error> {
+    /// Subscribe to this publisher and relay it, asking it for the demand the first one left unmet.
+    case switchTo(Second)
+    /// End the stream with this completion.
+    case complete(Subscribers.Completion<Failure>)
+}
+
+/// The per-operator part of an operator that relays a first publisher and, when it completes, maybe a
+/// second one: `append`/`prepend` move on when the first finishes, `catch`/`tryCatch` when it fails.
+///
+/// The producer holds the logic until the first publisher completes or the stream is cancelled, then
+/// releases it; `next(after:)` is called once, without the lock held, so it may run the caller's code.
+@usableFromInline
+protocol SwitchingLogic {
+    /// The failure of the publisher relayed first; its output is the second one's.
+    associatedtype FirstFailure: Error
+    /// The publisher that may follow it.
+    associatedtype Second: Publisher
+    /// The operator's failure.
+    associatedtype Failure: Error
+
+    /// Decides what follows the first publisher's completion.
+    func next(after completion: Subscribers.Completion<FirstFailure>) -> SwitchStep<Second, Failure>
+
+    /// Converts the second publisher's failure into the operator's.
+    static func convert(_ failure: Second.Failure) -> Failure
+
+    /// The operator's name, as Combine prints it.
+    static var name: String { get }
+
+    /// The children of the subscription's mirror, as Combine shows them.
+    static func mirrorChildren(downstream: Any, demand: Subscribers.Demand) -> [Mirror.Child]
+}
+
+extension SwitchingLogic where Second.Failure == Failure {
+    @inlinable
+    static func convert(_ failure: Second.Failure) -> Failure { failure }
+}
+
+extension SwitchingLogic where Failure == any Error {
+    @inlinable
+    static func convert(_ failure: Second.Failure) -> Failure { failure }
+}
+
+/// The subscriber and subscription of an operator that relays a first publisher, then possibly a second
+/// one.
+///
+/// Downstream's outstanding demand is counted while the first publisher is live, so the second one is
+/// asked for exactly the values still owed. It subscribes to the first publisher itself, and to the
+/// second through ``SecondSide``. It is generic over the logic rather than subclassed per operator, so
+/// every call on the value path is static and specializes in the client.
+@usableFromInline
+final class SwitchingProducer<Downstream: Subscriber, Logic: SwitchingLogic>: Subscriber, Subscription,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+where Downstream.Input == Logic.Second.Output, Downstream.Failure == Logic.Failure {
+    @usableFromInline
+    typealias Input = Logic.Second.Output
+
+    @usableFromInline
+    typealias Failure = Logic.FirstFailure
+
+    /// Where the stream stands.
+    @usableFromInline
+    enum State {
+        /// Waiting for the first publisher's subscription.
+        case awaitingFirst
+        /// Relaying the first publisher.
+        case first(any Subscription)
+        /// The first publisher completed; the logic is deciding, or the second publisher's
+        /// subscription is on its way.
+        case switching
+        /// Relaying the second publisher.
+        case second(any Subscription)
+        /// Completed or cancelled.
+        case terminal
+
+        /// The live subscription, of either publisher.
+        @inlinable
+        var subscription: (any Subscription)? {
+            switch self {
+            case .first(let subscription), .second(let subscription): subscription
+            case .awaitingFirst, .switching, .terminal: nil
+            }
+        }
+    }
+
+    @usableFromInline
+    let downstream: Downstream
+
+    @usableFromInline
+    let lock = Lock()
+
+    /// Guarded by `lock`; `nil` once the first publisher completed or the stream was cancelled.
+    @usableFromInline
+    var logic: Logic?
+
+    /// Guarded by `lock`.
+    @usableFromInline
+    var state = State.awaitingFirst
+
+    /// Guarded by `lock`: downstream's outstanding demand while the first publisher is live.
+    @usableFromInline
+    var demand = Subscribers.Demand.none
+
+    @inlinable
+    init(downstream: Downstream, logic: Logic) {
+        self.downstream = downstream
+        self.logic = logic
+    }
+
+    // MARK: First publisher
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        let accepted = lock.withLock {
+            guard case .awaitingFirst = state else { return false }
+            state = .first(subscription)
+            return true
+        }
+        guard accepted else {
+            subscription.cancel()
+            return
+        }
+        downstream.receive(subscription: self)
+    }
+
+    @inlinable
+    func receive(_ input: Logic.Second.Output) -> Subscribers.Demand {
+        let live = lock.withLock { () -> Bool in
+            guard case .first = state else { return false }
+            demand -= 1
+            return true
+        }
+        guard live else { return .none }
+        let more = downstream.receive(input)
+        if more > 0 { lock.withLock { demand += more } }
+        return more
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Logic.FirstFailure>) {
+        let logic = lock.withLock { () -> Logic? in
+            guard case .first = state else { return nil }
+            state = .switching
+            return self.logic.take()
+        }
+        guard let logic else { return }
+        switch logic.next(after: completion) {
+        case .switchTo(let second):
+            second.receive(subscriber: SecondSide(producer: self))
+        case .complete(let completion):
+            let live = lock.withLock { () -> Bool in
+                guard case .switching = state else { return false }
+                state = .terminal
+                return true
+            }
+            if live { downstream.receive(completion: completion) }
+        }
+    }
+
+    // MARK: Second publisher
+
+    @inlinable
+    func secondReceive(subscription: any Subscription) {
+        let owed = lock.withLock { () -> Subscribers.Demand? in
+            guard case .switching = state else { return nil }
+            state = .second(subscription)
+            return demand
+        }
+        guard let owed else {
+            subscription.cancel()
+            return
+        }
+        if owed > 0 { subscription.request(owed) }
+    }
+
+    @inlinable
+    func secondReceive(_ input: Logic.Second.Output) -> Subscribers.Demand {
+        let live = lock.withLock { () -> Bool in
+            if case .second = state { return true }
+            return false
+        }
+        guard live else { return .none }
+        return downstream.receive(input)
+    }
+
+    @inlinable
+    func secondReceive(completion: Subscribers.Completion<Logic.Second.Failure>) {
+        let live = lock.withLock { () -> Bool in
+            guard case .second = state else { return false }
+            state = .terminal
+            return true
+        }
+        guard live else { return }
+        downstream.receive(completion: completion.mapFailure(Logic.convert))
+    }
+
+    // MARK: Subscription
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        precondition(demand > 0, "A subscription's demand must be greater than zero, got \(demand)")
+        let subscription = lock.withLock { () -> (any Subscription)? in
+            switch state {
+            case .first(let subscription):
+                self.demand += demand
+                return subscription
+            case .awaitingFirst, .switching:
+                self.demand += demand
+                return nil
+            case .second(let subscription):
+                return subscription
+            case .terminal:
+                return nil
+            }
+        }
+        subscription?.request(demand)
+    }
+
+    @inlinable
+    func cancel() {
+        let (subscription, released) = lock.withLock { () -> ((any Subscription)?, Logic?) in
+            defer { state = .terminal }
+            return (state.subscription, logic.take())
+        }
+        withExtendedLifetime(released) {}
+        subscription?.cancel()
+    }
+
+    @usableFromInline
+    var description: String { Logic.name }
+
+    @usableFromInline
+    var customMirror: Mirror {
+        let demand = lock.withLock { self.demand }
+        return Mirror(self, children: Logic.mirrorChildren(downstream: downstream, demand: demand))
+    }
+
+    @usableFromInline
+    var playgroundDescription: Any { description }
+
+    /// The subscriber attached to the second publisher.
+    @usableFromInline
+    struct SecondSide: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
+        @usableFromInline
+        typealias Input = Logic.Second.Output
+
+        @usableFromInline
+        typealias Failure = Logic.Second.Failure
+
+        @usableFromInline
+        let producer: SwitchingProducer
+
+        @inlinable
+        init(producer: SwitchingProducer) {
+            self.producer = producer
+        }
+
+        @inlinable
+        var combineIdentifier: CombineIdentifier { producer.combineIdentifier }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            producer.secondReceive(subscription: subscription)
+        }
+
+        @inlinable
+        func receive(_ input: Input) -> Subscribers.Demand {
+            producer.secondReceive(input)
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Failure>) {
+            producer.secondReceive(completion: completion)
+        }
+
+        @usableFromInline
+        var description: String { producer.description }
+
+        @usableFromInline
+        var customMirror: Mirror { producer.customMirror }
+
+        @usableFromInline
+        var playgroundDescription: Any { description }
+    }
+}
