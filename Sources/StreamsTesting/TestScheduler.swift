@@ -67,6 +67,12 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// How many actions ``run()`` performs before it decides a repeating action will never stop.
     public let runLimit: Int
 
+    /// The instant virtual time started at: the `now` the scheduler was created with.
+    ///
+    /// Recorded times (``TimedTestSubscriber/events``, ``HotTestPublisher/subscriptions``, ...) and
+    /// hot publisher scripts count from this instant.
+    public let startTime: SchedulerTimeType
+
     /// Creates a test scheduler whose clock starts at `now`.
     ///
     /// - Parameters:
@@ -75,12 +81,24 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     ///     repeating action is still scheduled.
     public init(now: SchedulerTimeType, runLimit: Int = 100_000) {
         currentTime = now
+        startTime = now
         self.runLimit = runLimit
     }
 
     /// The current instant of virtual time.
     public var now: SchedulerTimeType {
         lock.withLock { currentTime }
+    }
+
+    /// How much virtual time has passed since ``startTime``.
+    ///
+    /// ```swift
+    /// let scheduler = DispatchQueue.test
+    /// scheduler.advance(by: .milliseconds(1500))
+    /// #expect(scheduler.elapsed == .milliseconds(1500))
+    /// ```
+    public var elapsed: SchedulerTimeType.Stride {
+        startTime.distance(to: now)
     }
 
     /// Zero: a test scheduler runs actions exactly at their dates.

@@ -1,33 +1,45 @@
 public import Streams
-import Synchronization
 
 /// A subscriber that records everything it receives, for assertions in tests.
 ///
-/// It asks for `initialDemand` values on subscription and for `demandPerValue` more after each value,
-/// and can request or cancel at any point. It is thread-safe: a publisher may deliver on any thread
-/// while the test reads what was recorded.
+/// It records the subscription, each value and the completion as a list of ``TestEvent``s, in the
+/// order they arrived, which a test compares with `==` (from Swift Testing's `#expect` or XCTest's
+/// `XCTAssertEqual`). It asks for `initialDemand` values when the subscription arrives and for
+/// `demandPerValue` more after each value (or what a `demandForValue` closure decides), and the test
+/// can request more or cancel at any point, so it can check how a publisher honours back-pressure.
+///
+/// For example, a test that a subject drops what a subscriber has not asked for, and delivers what
+/// it has:
 ///
 /// ```swift
-/// let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
-/// [1, 2, 3].publisher.subscribe(subscriber)
-/// #expect(subscriber.values == [1, 2])
-/// subscriber.request(.max(1))
-/// #expect(subscriber.events == [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
+/// @Test func aSubjectDeliversOnlyWhatWasAskedFor() {
+///     let subject = PassthroughSubject<String, Never>()
+///     let subscriber = TestSubscriber<String, Never>(initialDemand: .max(1))
+///     subject.subscribe(subscriber)
+///
+///     subject.send("first")
+///     subject.send("dropped: no demand")
+///     subscriber.request(.max(1))
+///     subject.send("second")
+///     subject.send(completion: .finished)
+///
+///     #expect(subscriber.events == [.subscription, .value("first"), .value("second"), .finished])
+///     #expect(subscriber.values == ["first", "second"])
+///     #expect(subscriber.completion == .finished)
+/// }
 /// ```
+///
+/// It records no times; for time-based publishers use ``TimedTestSubscriber``, through
+/// ``TestScheduler/record(_:initialDemand:demandPerValue:)``.
+///
+/// It is thread-safe: a publisher may deliver on any thread while the test reads what was recorded.
 public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellable, @unchecked Sendable {
     // @unchecked: every stored property below is guarded by `lock`.
 
-    /// Something the subscriber received.
-    public enum Event {
-        /// The subscription arrived.
-        case subscription
-        /// A value arrived.
-        case value(Input)
-        /// The completion arrived.
-        case completion(Subscribers.Completion<Failure>)
-    }
+    /// Something the subscriber received: the subscription, a value, or the completion.
+    public typealias Event = TestEvent<Input, Failure>
 
-    private let lock = Mutex<Void>(())
+    private let lock = Lock()
     private var recorded: [Event] = []
     private var upstream: (any Subscription)?
     private let initialDemand: Subscribers.Demand
@@ -60,7 +72,7 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
 
     /// Everything received so far, in order.
     public var events: [Event] {
-        lock.withLock { _ in recorded }
+        lock.withLock { recorded }
     }
 
     /// The values received so far, in order.
@@ -84,13 +96,13 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
 
     /// The subscription, until the subscriber completes or cancels.
     public var subscription: (any Subscription)? {
-        lock.withLock { _ in upstream }
+        lock.withLock { upstream }
     }
 
     /// Runs `body` inside each `receive(_:)`, after recording the value: to cancel, request or send
     /// re-entrantly from within delivery.
     public func onReceiveValue(_ body: @escaping (Input) -> Void) {
-        lock.withLock { _ in onValue = body }
+        lock.withLock { onValue = body }
     }
 
     /// Requests more values from the subscription.
@@ -100,13 +112,13 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
 
     /// Cancels the subscription and lets go of it.
     public func cancel() {
-        let subscription = lock.withLock { _ in upstream.take() }
+        let subscription = lock.withLock { upstream.take() }
         subscription?.cancel()
     }
 
     /// Records the subscription and requests the initial demand.
     public func receive(subscription: any Subscription) {
-        lock.withLock { _ in
+        lock.withLock {
             recorded.append(.subscription)
             upstream = subscription
         }
@@ -115,7 +127,7 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
 
     /// Records the value and returns the configured demand.
     public func receive(_ input: Input) -> Subscribers.Demand {
-        let hook = lock.withLock { _ in
+        let hook = lock.withLock {
             recorded.append(.value(input))
             return onValue
         }
@@ -125,13 +137,9 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
 
     /// Records the completion and lets go of the subscription.
     public func receive(completion: Subscribers.Completion<Failure>) {
-        lock.withLock { _ in
+        lock.withLock {
             recorded.append(.completion(completion))
             upstream = nil
         }
     }
 }
-
-extension TestSubscriber.Event: Equatable where Input: Equatable, Failure: Equatable {}
-
-extension TestSubscriber.Event: Sendable where Input: Sendable {}

@@ -165,6 +165,18 @@ import Testing
         #expect(erased.now == scheduler.now)
     }
 
+    @Test func startTimeStaysAndElapsedCountsFromIt() {
+        let scheduler = DispatchQueue.test
+        let start = scheduler.now
+        #expect(scheduler.startTime == start)
+        #expect(scheduler.elapsed == .zero)
+        scheduler.advance(by: .milliseconds(1500))
+        scheduler.schedule(after: scheduler.now.advanced(by: .seconds(1))) {}
+        scheduler.run()
+        #expect(scheduler.startTime == start)
+        #expect(scheduler.elapsed == .milliseconds(2500))
+    }
+
     @Test func schedulingFromManyThreadsLosesNothing() {
         let scheduler = DispatchQueue.test
         let start = scheduler.now
