@@ -112,7 +112,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// Creates a cold publisher that plays `script` on `scheduler` for each subscriber, counting from
     /// its subscription.
     ///
-    /// ``TestScheduler/createColdPublisher(_:)`` is a shorter way to say the same.
+    /// `TestScheduler.createColdPublisher(_:)` is a shorter way to say the same.
     ///
     /// - Parameters:
     ///   - scheduler: The test scheduler whose virtual time drives the script.

@@ -99,7 +99,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// Creates a hot publisher that plays `script` on `scheduler`, counting from the scheduler's
     /// start.
     ///
-    /// ``TestScheduler/createHotPublisher(_:)`` is a shorter way to say the same.
+    /// `TestScheduler.createHotPublisher(_:)` is a shorter way to say the same.
     ///
     /// - Parameters:
     ///   - scheduler: The test scheduler whose virtual time drives the script.
