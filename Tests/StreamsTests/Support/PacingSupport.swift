@@ -28,6 +28,14 @@ final class PacingSubscription: Subscription, Sendable {
         recorded.withLock { $0 }
     }
 
+    /// The sum of every request so far.
+    var totalDemand: Subscribers.Demand {
+        events.reduce(.none) { total, event in
+            if case .requested(let demand) = event { return total + demand }
+            return total
+        }
+    }
+
     func request(_ demand: Subscribers.Demand) {
         recorded.withLock { $0.append(.requested(demand)) }
     }
