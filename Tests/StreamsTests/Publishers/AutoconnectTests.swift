@@ -227,6 +227,20 @@ private struct ManualConnectable: ConnectablePublisher {
         #expect(second.values.map { $0.milliseconds(since: start) } == [2_000, 3_000])
     }
 
+    @Test func theDocumentationExampleHolds() {
+        let scheduler = DispatchQueue.test
+        let ticks = scheduler.timerPublisher(every: .seconds(1)).autoconnect()
+        var printed: [String] = []
+        let first = ticks.sink { _ in printed.append("first") }
+        let second = ticks.sink { _ in printed.append("second") }
+        scheduler.advance(by: .seconds(1))
+        first.cancel()
+        second.cancel()
+        scheduler.advance(by: .seconds(10))
+        #expect(printed == ["first", "second"])
+        #expect(scheduler.scheduledCount == 0)
+    }
+
     // MARK: Lifetime
 
     @Test func releasesTheSubscriberAfterCancel() {

@@ -162,6 +162,27 @@ import Testing
         }
     }
 
+    @Test func theDocumentationExampleHolds() {
+        let scheduler = DispatchQueue.test
+        let readings = PassthroughSubject<Int, Never>()
+        var printed: [String] = []
+        let cancellable = readings
+            .collect(.byTimeOrCount(scheduler, .seconds(1), 3))
+            .sink(receiveCompletion: { printed.append("\($0)") }, receiveValue: { printed.append("\($0)") })
+        readings.send(1)
+        readings.send(2)
+        scheduler.advance(by: .seconds(1))
+        readings.send(3)
+        readings.send(4)
+        readings.send(5)
+        scheduler.advance()
+        readings.send(6)
+        readings.send(completion: .finished)
+        scheduler.advance()
+        #expect(printed == ["[1, 2]", "[3, 4, 5]", "[6]", "finished"])
+        cancellable.cancel()
+    }
+
     // MARK: Demand
 
     @Test func byTimeAsksUpstreamForOneAtATime() {

@@ -90,6 +90,25 @@ import Testing
         #expect(subscriber.events == [.subscription, .value(1), .value(2), .completion(.finished)])
     }
 
+    @Test func theDocumentationExampleSearchesWhenTypingPauses() {
+        let scheduler = DispatchQueue.test
+        let typing = PassthroughSubject<String, Never>()
+        var printed: [String] = []
+        let cancellable = typing
+            .debounce(for: .milliseconds(300), scheduler: scheduler)
+            .sink { printed.append("search: \($0)") }
+        typing.send("s")
+        scheduler.advance(by: .milliseconds(100))
+        typing.send("sw")
+        scheduler.advance(by: .milliseconds(100))
+        typing.send("swi")
+        scheduler.advance(by: .milliseconds(300))
+        typing.send("swift")
+        scheduler.advance(by: .milliseconds(300))
+        #expect(printed == ["search: swi", "search: swift"])
+        cancellable.cancel()
+    }
+
     // MARK: Completion and failure
 
     @Test func finishingDropsTheWaitingValueAndFinishesOnTheScheduler() {

@@ -104,6 +104,23 @@ import Testing
         #expect(subscriber.events == [.subscription, .value(1), .value(2), .completion(.finished)])
     }
 
+    @Test func theDocumentationExampleHolds() {
+        let scheduler = DispatchQueue.test
+        let taps = PassthroughSubject<Int, Never>()
+        var printed: [Int] = []
+        let cancellable = taps
+            .throttle(for: .seconds(1), scheduler: scheduler, latest: true)
+            .sink { printed.append($0) }
+        taps.send(1)
+        scheduler.advance()
+        taps.send(2)
+        scheduler.advance(by: .milliseconds(500))
+        taps.send(3)
+        scheduler.advance(by: .milliseconds(500))
+        #expect(printed == [1, 3])
+        cancellable.cancel()
+    }
+
     // MARK: Completion and failure
 
     @Test func aCompletionWithNothingWaitingGoesOutOnTheScheduler() {

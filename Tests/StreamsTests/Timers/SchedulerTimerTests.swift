@@ -60,6 +60,20 @@ import Testing
         connection.cancel()
     }
 
+    @Test func theDocumentationExampleHolds() {
+        let scheduler = DispatchQueue.test
+        let start = scheduler.now
+        let timer = Publishers.Timer(every: .seconds(2), scheduler: scheduler)
+        var printed: [Int] = []
+        let cancellable = timer.sink { printed.append(start.distance(to: $0).magnitude) }
+        let connection = timer.connect()
+        scheduler.advance(by: .seconds(5))
+        connection.cancel()
+        scheduler.advance(by: .seconds(5))
+        #expect(printed == [2_000_000_000, 4_000_000_000])
+        cancellable.cancel()
+    }
+
     // MARK: Demand
 
     @Test func aTickWithoutDemandIsDropped() {
