@@ -26,6 +26,7 @@ extension Timer {
     ///   - mode: The run loop mode in which to run the timer.
     ///   - options: Scheduler options passed to the timer. Defaults to `nil`.
     /// - Returns: A publisher that repeatedly emits the current date on the given interval.
+    @inlinable
     public static func publish(
         every interval: TimeInterval,
         tolerance: TimeInterval? = nil,
@@ -45,18 +46,14 @@ extension Timer {
     /// a completion. The publisher never completes.
     ///
     /// ```swift
-    /// let thread = Thread {
-    ///     let publisher = Timer.TimerPublisher(interval: 0.1, runLoop: .current, mode: .default)
-    ///     var ticks = 0
-    ///     let cancellable = publisher.sink { _ in ticks += 1 }
-    ///     let connection = publisher.connect()
-    ///     while ticks < 3 { RunLoop.current.run(mode: .default, before: .distantFuture) }
-    ///     connection.cancel()
-    ///     cancellable.cancel()
-    ///     print(ticks)
-    /// }
-    /// thread.start()
-    /// // Prints "3" after about three tenths of a second.
+    /// let publisher = Timer.TimerPublisher(interval: 0.1, runLoop: .current, mode: .default)
+    /// var ticks = 0
+    /// let cancellable = publisher.sink { _ in ticks += 1 }
+    /// let connection = publisher.connect()               // First tick in 0.1 s.
+    /// RunLoop.current.run(until: Date(timeIntervalSinceNow: 0.35))
+    /// connection.cancel()                                // The timer stops.
+    /// print(ticks)
+    /// // Prints "3"
     /// ```
     ///
     /// Values are delivered on the run loop's thread, which must run in ``mode`` for the timer to
@@ -105,6 +102,7 @@ extension Timer {
         ///   - runLoop: The run loop on which the timer runs.
         ///   - mode: The run loop mode in which to run the timer.
         ///   - options: Scheduler options passed to the timer. Defaults to `nil`.
+        @inlinable
         public init(
             interval: TimeInterval,
             tolerance: TimeInterval? = nil,
