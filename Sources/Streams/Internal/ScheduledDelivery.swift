@@ -55,3 +55,27 @@ struct ScheduledEventQueue<Element> {
         return taken
     }
 }
+
+extension ScheduledEventQueue {
+    /// Lets go of the storage once the queue is empty, if a burst left it large.
+    @inlinable
+    mutating func shrinkIfEmpty() {
+        guard isEmpty, inbox.capacity + outbox.capacity > ScheduledDeliveryLimits.retainedCapacity else { return }
+        inbox = []
+        outbox = []
+    }
+}
+
+/// Bounds shared by the operators that drain buffered events on a scheduler.
+@usableFromInline
+enum ScheduledDeliveryLimits {
+    /// After delivering at least this many values in one scheduled action, a drain that still finds
+    /// events schedules a new action for them and returns, so that a busy stream leaves room for the
+    /// scheduler's other work.
+    @inlinable
+    static var valuesPerHop: Int { 1024 }
+
+    /// An empty buffer with more capacity than this gives its storage back.
+    @inlinable
+    static var retainedCapacity: Int { 1024 }
+}

@@ -259,6 +259,7 @@ extension Publishers.Delay {
             lock.withLock { () -> Event? in
                 guard due > 0, status.isSubscribed, let event = queue.popFirst() else {
                     delivering = false
+                    queue.shrinkIfEmpty()
                     return nil
                 }
                 due -= 1

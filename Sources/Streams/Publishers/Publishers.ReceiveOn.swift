@@ -94,8 +94,9 @@ extension Publishers.ReceiveOn {
     ///
     /// Upstream events go into `pending`; the first one that finds no drain scheduled schedules one.
     /// A drain takes everything pending in one go, delivers it outside the lock, and looks again until
-    /// nothing is left, so a burst of values costs one scheduler hop. Only one drain is ever scheduled
-    /// or running, which keeps deliveries in order and never concurrent.
+    /// nothing is left, so a burst of values costs one scheduler hop; after a thousand or so values it
+    /// hands the rest to a new action, to let the scheduler run its other work. Only one drain is ever
+    /// scheduled or running, which keeps deliveries in order and never concurrent.
     @usableFromInline
     final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -187,22 +188,44 @@ extension Publishers.ReceiveOn {
             }
         }
 
+        /// What a drain does next.
+        @usableFromInline
+        enum DrainStep {
+            case deliver
+            case yield
+            case stop
+        }
+
         /// Delivers everything buffered, batch after batch, until nothing is left or the stream ended.
+        ///
+        /// After `ScheduledDeliveryLimits.valuesPerHop` values it hands what is left to a new action,
+        /// so that a stream that never pauses does not keep the scheduler from its other work.
         @inlinable
         func drain() {
             var batch = ContiguousArray<Event>()
+            var delivered = 0
             while true {
-                let proceed = lock.withLock { () -> Bool in
+                let step = lock.withLock { () -> DrainStep in
                     guard status.isSubscribed, !pending.isEmpty else {
                         drainScheduled = false
-                        return false
+                        if pending.capacity > ScheduledDeliveryLimits.retainedCapacity { pending = [] }
+                        return .stop
                     }
+                    guard delivered < ScheduledDeliveryLimits.valuesPerHop else { return .yield }
                     swap(&batch, &pending)
-                    return true
+                    return .deliver
                 }
-                guard proceed else { return }
-                deliver(batch)
-                batch.removeAll(keepingCapacity: true)
+                switch step {
+                case .stop:
+                    return
+                case .yield:
+                    scheduler.schedule(options: options) { self.drain() }
+                    return
+                case .deliver:
+                    delivered += batch.count
+                    deliver(batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
             }
         }
 

@@ -416,30 +416,41 @@ extension Publishers.Timeout {
         enum DrainStep {
             case deliver
             case timedOut(Subscribers.Completion<Upstream.Failure>)
+            case yield
             case stop
         }
 
         /// Delivers everything buffered, batch after batch, and the timeout's completion if the time
         /// ran out.
+        ///
+        /// After `ScheduledDeliveryLimits.valuesPerHop` values it hands what is left to a new action,
+        /// so that a stream that never pauses does not keep the scheduler from its other work.
         @inlinable
         func drain() {
             var batch = ContiguousArray<Event>()
+            var delivered = 0
             while true {
                 let step = lock.withLock { () -> DrainStep in
                     if let completion = timeoutCompletion.take() { return .timedOut(completion) }
                     guard status.isSubscribed, !pending.isEmpty else {
                         drainScheduled = false
+                        if pending.capacity > ScheduledDeliveryLimits.retainedCapacity { pending = [] }
                         return .stop
                     }
+                    guard delivered < ScheduledDeliveryLimits.valuesPerHop else { return .yield }
                     swap(&batch, &pending)
                     return .deliver
                 }
                 switch step {
                 case .stop:
                     return
+                case .yield:
+                    scheduler.schedule(options: options) { self.drain() }
+                    return
                 case .timedOut(let completion):
                     downstream.receive(completion: completion)
                 case .deliver:
+                    delivered += batch.count
                     deliver(batch)
                     batch.removeAll(keepingCapacity: true)
                 }

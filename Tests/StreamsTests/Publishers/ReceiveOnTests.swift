@@ -218,6 +218,21 @@ import Testing
         #expect(scheduler.immediateCount == 1)
     }
 
+    @Test func aStreamThatNeverPausesLetsOtherWorkRunAfterAThousandValues() {
+        let scheduler = CountingScheduler(DispatchQueue.test)
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        subscriber.onReceiveValue { if $0 < 2_999 { subject.send($0 + 1) } }
+        subject.receive(on: scheduler).subscribe(subscriber)
+        subject.send(0)
+        var deliveredBeforeOtherWork: Int?
+        scheduler.base.schedule { deliveredBeforeOtherWork = subscriber.values.count }
+        scheduler.base.advance()
+        #expect(deliveredBeforeOtherWork == 1_024)
+        #expect(subscriber.values == Array(0..<3_000))
+        #expect(scheduler.immediateCount == 3)
+    }
+
     @Test func immediateSchedulerDeliversRecursiveSendsInOrderWithoutNesting() {
         let upstream = TimeTestPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .unlimited, demandPerValue: .max(4))

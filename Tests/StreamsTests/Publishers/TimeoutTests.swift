@@ -200,6 +200,20 @@ import Testing
         #expect(completedAt == 1_700)
     }
 
+    @Test func aStreamThatNeverPausesLetsOtherWorkRunAfterAThousandValues() {
+        let scheduler = DispatchQueue.test
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        subscriber.onReceiveValue { if $0 < 1_999 { subject.send($0 + 1) } }
+        subject.timeout(.seconds(1), scheduler: scheduler).subscribe(subscriber)
+        subject.send(0)
+        var deliveredBeforeOtherWork: Int?
+        scheduler.schedule { deliveredBeforeOtherWork = subscriber.values.count }
+        scheduler.advance()
+        #expect(deliveredBeforeOtherWork == 1_024)
+        #expect(subscriber.values == Array(0..<2_000))
+    }
+
     // MARK: Cancellation
 
     @Test func cancelStopsTheClock() {
