@@ -10,12 +10,14 @@ extension Publisher {
     /// let subject = PassthroughSubject<String, Never>()
     /// let cancellable = subject
     ///     .measureInterval(using: queue)
-    ///     .sink { print("\(Double($0.magnitude) / 1e9) s") }
-    /// subject.send("a")  // after about 0.25 s
-    /// subject.send("b")  // after about 1 s more
-    /// // Prints:
-    /// // 0.25... s
-    /// // 1.0... s
+    ///     .sink { print($0.magnitude / 1_000_000, "ms") }
+    /// // A quarter of a second after subscribing:
+    /// subject.send("a")
+    /// // One second later:
+    /// subject.send("b")
+    /// // Prints, give or take a millisecond:
+    /// // 250 ms
+    /// // 1000 ms
     /// ```
     ///
     /// The completion passes through at once.

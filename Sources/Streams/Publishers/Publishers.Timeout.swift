@@ -8,18 +8,22 @@ extension Publisher {
     /// you provide one.
     ///
     /// ```swift
+    /// enum FetchError: Error {
+    ///     case timedOut
+    /// }
+    ///
     /// let queue = DispatchQueue(label: "timeout")
-    /// let subject = PassthroughSubject<String, URLError>()
+    /// let subject = PassthroughSubject<String, FetchError>()
     /// let cancellable = subject
-    ///     .timeout(.seconds(5), scheduler: queue, customError: { URLError(.timedOut) })
+    ///     .timeout(.seconds(5), scheduler: queue, customError: { .timedOut })
     ///     .sink(
     ///         receiveCompletion: { print($0) },
     ///         receiveValue: { print($0) })
-    /// subject.send("first")  // within five seconds
-    /// // ... then five seconds of silence.
+    /// subject.send("first")
+    /// // ... then five seconds without a value.
     /// // Prints:
     /// // first
-    /// // failure(Error Domain=NSURLErrorDomain Code=-1001 ...)
+    /// // failure(FetchError.timedOut)
     /// ```
     ///
     /// Values and the upstream's completion are delivered on `scheduler`, in order; a value still on
@@ -231,21 +235,20 @@ extension Publishers.Timeout {
             self.customError = customError
         }
 
-        /// Moves the deadline to `interval` after `now`, never backwards. Call it with `lock` held.
+        /// Moves the deadline to `next`, never backwards. Call it with `lock` held.
         @inlinable
-        func restartClock(at now: Time) {
-            let next = now.advanced(by: interval)
+        func extendDeadline(to next: Time) {
             if let current = deadline, current > next { return }
             deadline = next
         }
 
         @inlinable
         func receive(subscription: any Subscription) {
-            let now = scheduler.now
+            let next = scheduler.now.advanced(by: interval)
             let accepted = lock.withLock {
                 guard case .awaitingSubscription = status else { return false }
                 status = .subscribed(subscription)
-                restartClock(at: now)
+                extendDeadline(to: next)
                 return true
             }
             guard accepted else {
@@ -258,10 +261,10 @@ extension Publishers.Timeout {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let now = scheduler.now
+            let next = scheduler.now.advanced(by: interval)
             let scheduleDrain = lock.withLock { () -> Bool in
                 guard status.isSubscribed, !upstreamCompleted else { return false }
-                restartClock(at: now)
+                extendDeadline(to: next)
                 pending.append(.value(input))
                 guard !drainScheduled else { return false }
                 drainScheduled = true
@@ -302,10 +305,10 @@ extension Publishers.Timeout {
             }
             guard let subscription else { return }
             if first {
-                let now = scheduler.now
+                let next = scheduler.now.advanced(by: interval)
                 lock.withLock {
                     guard status.isSubscribed, !upstreamCompleted else { return }
-                    restartClock(at: now)
+                    extendDeadline(to: next)
                 }
             }
             subscription.request(demand)
