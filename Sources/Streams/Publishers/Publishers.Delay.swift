@@ -118,7 +118,8 @@ extension Publishers.Delay {
     /// counts one more event due and delivers the oldest due events, so that deliveries keep upstream's
     /// order even if the scheduler runs two actions out of order or at the same time: the k-th action
     /// to run always finds the k-th event due, since the k-th event's date is no later than that of any
-    /// event after it. Only one action delivers at a time; others leave their event to it.
+    /// event after it. Only one action delivers at a time; others leave their event to it. Nothing is
+    /// delivered before the downstream has returned from `receive(subscription:)`.
     ///
     /// Like Combine's, it does not customize its description or mirror.
     @usableFromInline
@@ -169,9 +170,10 @@ extension Publishers.Delay {
         @usableFromInline
         var due = 0
 
-        /// Guarded by `lock`: an action is delivering.
+        /// Guarded by `lock`: an action is delivering — or the downstream has not returned from
+        /// `receive(subscription:)` yet, and due events wait for it.
         @usableFromInline
-        var delivering = false
+        var delivering = true
 
         @inlinable
         init(
@@ -200,6 +202,18 @@ extension Publishers.Delay {
                 return
             }
             downstream.receive(subscription: self)
+            // Events whose time came meanwhile are delivered by an action of their own, on the
+            // scheduler.
+            let start = lock.withLock { () -> Bool in
+                guard due > 0, status.isSubscribed else {
+                    delivering = false
+                    return false
+                }
+                return true
+            }
+            if start {
+                scheduler.schedule(options: options) { self.deliverDue() }
+            }
         }
 
         @inlinable
@@ -239,7 +253,12 @@ extension Publishers.Delay {
                 delivering = true
                 return true
             }
-            guard start else { return }
+            if start { deliverDue() }
+        }
+
+        /// Delivers the oldest due events, one at a time, until none is left.
+        @inlinable
+        func deliverDue() {
             while let event = next() {
                 switch event {
                 case .value(let value):

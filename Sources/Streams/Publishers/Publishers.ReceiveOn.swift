@@ -136,9 +136,11 @@ extension Publishers.ReceiveOn {
         @usableFromInline
         var pending = ContiguousArray<Event>()
 
-        /// Guarded by `lock`: a drain is scheduled or running; new events join it.
+        /// Guarded by `lock`: a drain is scheduled or running, and new events join it — or the
+        /// downstream has not returned from `receive(subscription:)` yet, and new events wait for it,
+        /// since nothing may be delivered to it while it is there.
         @usableFromInline
-        var drainScheduled = false
+        var drainScheduled = true
 
         @inlinable
         init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
@@ -159,6 +161,22 @@ extension Publishers.ReceiveOn {
                 return
             }
             downstream.receive(subscription: self)
+            startDelivering()
+        }
+
+        /// The downstream is ready: schedules a drain for what arrived meanwhile, if anything did.
+        @inlinable
+        func startDelivering() {
+            let scheduleDrain = lock.withLock { () -> Bool in
+                guard status.isSubscribed, !pending.isEmpty else {
+                    drainScheduled = false
+                    return false
+                }
+                return true
+            }
+            if scheduleDrain {
+                scheduler.schedule(options: options) { self.drain() }
+            }
         }
 
         @inlinable

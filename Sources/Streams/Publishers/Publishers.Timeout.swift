@@ -192,9 +192,10 @@ extension Publishers.Timeout {
         @usableFromInline
         var pending = ContiguousArray<Event>()
 
-        /// Guarded by `lock`: a drain is scheduled or running.
+        /// Guarded by `lock`: a drain is scheduled or running — or the downstream has not returned
+        /// from `receive(subscription:)` yet, and new events wait for it.
         @usableFromInline
-        var drainScheduled = false
+        var drainScheduled = true
 
         /// Guarded by `lock`: the completion to deliver because the time ran out.
         @usableFromInline
@@ -256,7 +257,23 @@ extension Publishers.Timeout {
                 return
             }
             downstream.receive(subscription: self)
+            startDelivering()
             startTimer()
+        }
+
+        /// The downstream is ready: schedules a drain for what arrived meanwhile, if anything did.
+        @inlinable
+        func startDelivering() {
+            let scheduleDrain = lock.withLock { () -> Bool in
+                guard status.isSubscribed, !pending.isEmpty else {
+                    drainScheduled = false
+                    return false
+                }
+                return true
+            }
+            if scheduleDrain {
+                scheduler.schedule(options: options) { self.drain() }
+            }
         }
 
         @inlinable

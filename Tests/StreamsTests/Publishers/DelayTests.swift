@@ -251,6 +251,13 @@ import Testing
             upstream.subscription.events == [.request(.unlimited)] + Array(repeating: .request(.max(418)), count: 6))
     }
 
+    @Test func nothingIsDeliveredInsideReceiveSubscription() {
+        #expect(
+            subscriptionOrderLog([1, 2].publisher.delay(for: .seconds(1), scheduler: ImmediateScheduler.shared)) == [
+                "subscription begins", "subscription ends", "value 1", "value 2", "completion",
+            ])
+    }
+
     // MARK: Subscription handling
 
     @Test func aSecondSubscriptionIsCancelled() {

@@ -269,6 +269,13 @@ import Testing
         _ = cancellable
     }
 
+    @Test func nothingIsDeliveredInsideReceiveSubscription() {
+        #expect(
+            subscriptionOrderLog(Just(1).receive(on: ImmediateScheduler.shared)) == [
+                "subscription begins", "subscription ends", "value 1", "completion",
+            ])
+    }
+
     // MARK: Subscription handling
 
     @Test func aSecondSubscriptionIsCancelled() {
@@ -374,6 +381,14 @@ import Testing
         #expect(offQueue.value == 0)
         #expect(detector.overlaps == 0)
         _ = cancellable
+    }
+
+    @Test func theQueueWaitsForTheSubscriberToReturnFromReceiveSubscription() {
+        let counts = valuesDuringSubscription(on: TimeMarkedQueue("receive-on.subscription")) { queue in
+            [1, 2, 3].publisher.receive(on: queue)
+        }
+        #expect(counts.during == 0)
+        #expect(counts.total == 3)
     }
 
     @Test func aSingleSenderOnAnotherThreadKeepsItsOrderAndNeedsNoMoreHopsThanValues() {

@@ -214,6 +214,13 @@ import Testing
         #expect(subscriber.values == Array(0..<2_000))
     }
 
+    @Test func nothingIsDeliveredInsideReceiveSubscription() {
+        #expect(
+            subscriptionOrderLog(Just(1).timeout(.seconds(1), scheduler: ImmediateScheduler.shared)) == [
+                "subscription begins", "subscription ends", "value 1", "completion",
+            ])
+    }
+
     // MARK: Cancellation
 
     @Test func cancelStopsTheClock() {
@@ -380,6 +387,14 @@ import Testing
         #expect(result.value == .failure(TimeTestError(code: 1)))
         #expect(onQueue.value)
         _ = cancellable
+    }
+
+    @Test func theQueueWaitsForTheSubscriberToReturnFromReceiveSubscription() {
+        let counts = valuesDuringSubscription(on: TimeMarkedQueue("timeout.subscription")) { queue in
+            [1, 2, 3].publisher.timeout(.seconds(30), scheduler: queue)
+        }
+        #expect(counts.during == 0)
+        #expect(counts.total == 3)
     }
 
     @Test func valuesFromSeveralThreadsArriveInEachSendersOrderBeforeTheCompletion() {

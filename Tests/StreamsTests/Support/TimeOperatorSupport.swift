@@ -291,3 +291,51 @@ func makeTimeTestScheduler() -> (TestSchedulerOf<DispatchQueue>, DispatchQueue.S
     let scheduler = DispatchQueue.test
     return (scheduler, scheduler.now)
 }
+
+/// Subscribes to `publisher` with a subscriber that requests everything from within
+/// `receive(subscription:)`, and returns what happened in order: when that call began and ended, each
+/// value, and the completion.
+func subscriptionOrderLog<P: Publisher>(_ publisher: P) -> [String] {
+    let log = TimeTestBox<[String]>([])
+    let subscriber = AnySubscriber<P.Output, P.Failure>(
+        receiveSubscription: { subscription in
+            log.withValue { $0.append("subscription begins") }
+            subscription.request(.unlimited)
+            log.withValue { $0.append("subscription ends") }
+        },
+        receiveValue: { value in
+            log.withValue { $0.append("value \(value)") }
+            return .none
+        },
+        receiveCompletion: { _ in log.withValue { $0.append("completion") } })
+    publisher.subscribe(subscriber)
+    return log.value
+}
+
+/// Subscribes to what `makePublisher` builds on `marked`'s queue with a subscriber that, from within
+/// `receive(subscription:)`, requests everything and then waits until the queue has run everything
+/// scheduled on it so far. Returns how many values had arrived by the end of that call, and how many
+/// arrived in all; the second count is `nil` if the completion never came.
+func valuesDuringSubscription<P: Publisher>(
+    on marked: TimeMarkedQueue, _ makePublisher: (DispatchQueue) -> P
+) -> (during: Int, total: Int?) {
+    let received = TimeTestBox(0)
+    let during = TimeTestBox(-1)
+    let done = DispatchSemaphore(value: 0)
+    let subscriber = AnySubscriber<P.Output, P.Failure>(
+        receiveSubscription: { subscription in
+            subscription.request(.unlimited)
+            let marker = DispatchSemaphore(value: 0)
+            marked.queue.async { marker.signal() }
+            _ = marker.wait(timeout: timeTestDeadline())
+            during.withValue { $0 = received.value }
+        },
+        receiveValue: { _ in
+            received.withValue { $0 += 1 }
+            return .none
+        },
+        receiveCompletion: { _ in done.signal() })
+    makePublisher(marked.queue).subscribe(subscriber)
+    let completed = done.wait(timeout: timeTestDeadline()) == .success
+    return (during.value, completed ? received.value : nil)
+}
