@@ -18,7 +18,8 @@ extension Publisher {
     /// ```
     ///
     /// Values are delivered in the order upstream sent them, one at a time, even by a scheduler that
-    /// runs actions concurrently. Cancelling stops the delivery of what has not been delivered yet;
+    /// runs actions concurrently, and never while the subscriber is still in
+    /// `receive(subscription:)`. Cancelling stops the delivery of what has not been delivered yet;
     /// once upstream has completed, as in Combine, cancelling has no effect and the rest, completion
     /// included, is still delivered.
     ///

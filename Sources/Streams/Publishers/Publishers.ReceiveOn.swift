@@ -21,9 +21,10 @@ extension Publisher {
     /// `publisher.sink { value in DispatchQueue.main.async { use(value) } }`, write
     /// `publisher.receive(on: DispatchQueue.main).sink { use($0) }`.
     ///
-    /// Values and the completion arrive in the order upstream sent them, one at a time. The
-    /// subscription itself reaches the subscriber at once, on the subscribing thread, and the
-    /// subscriber's requests and cancellation go straight upstream. Values that arrive while a delivery
+    /// Values and the completion arrive in the order upstream sent them, one at a time, and never
+    /// while the subscriber is still in `receive(subscription:)`. The subscription itself reaches the
+    /// subscriber at once, on the subscribing thread, and the subscriber's requests and cancellation
+    /// go straight upstream. Values that arrive while a delivery
     /// is already scheduled join it, so a busy stream needs far fewer scheduler hops than values.
     ///
     /// Cancelling stops the delivery of values that have not been delivered yet. Once upstream has

@@ -26,8 +26,9 @@ extension Publisher {
     /// // failure(FetchError.timedOut)
     /// ```
     ///
-    /// Values and the upstream's completion are delivered on `scheduler`, in order; a value still on
-    /// its way when the time runs out is dropped. Cancelling stops everything not yet delivered,
+    /// Values and the upstream's completion are delivered on `scheduler`, in order, and never while
+    /// the subscriber is still in `receive(subscription:)`; a value still on its way when the time
+    /// runs out is dropped. Cancelling stops everything not yet delivered,
     /// the upstream's completion included.
     ///
     /// - Parameters:
