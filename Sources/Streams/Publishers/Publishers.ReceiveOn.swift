@@ -1,0 +1,305 @@
+extension Publisher {
+    /// Specifies the scheduler on which to receive elements from the publisher.
+    ///
+    /// Use `receive(on:options:)` to have a subscriber receive values and the completion on a given
+    /// scheduler, for example to update state that belongs to the main queue. `subscribe(on:options:)`
+    /// moves the upstream work — subscribing, requesting, cancelling — to a scheduler; this operator
+    /// moves the downstream deliveries.
+    ///
+    /// ```swift
+    /// let results = DispatchQueue(label: "results")
+    /// let cancellable = [1, 2, 3].publisher
+    ///     .receive(on: results)
+    ///     .sink { print("received \($0) on the results queue") }
+    /// // Prints, from the results queue:
+    /// // received 1 on the results queue
+    /// // received 2 on the results queue
+    /// // received 3 on the results queue
+    /// ```
+    ///
+    /// Prefer it to hopping onto a queue by hand inside a subscriber: instead of
+    /// `publisher.sink { value in DispatchQueue.main.async { use(value) } }`, write
+    /// `publisher.receive(on: DispatchQueue.main).sink { use($0) }`.
+    ///
+    /// Values and the completion arrive in the order upstream sent them, one at a time, and never
+    /// while the subscriber is still in `receive(subscription:)`. The subscription itself reaches the
+    /// subscriber at once, on the subscribing thread, and the subscriber's requests and cancellation
+    /// go straight upstream. Values that arrive while a delivery
+    /// is already scheduled join it, so a busy stream needs far fewer scheduler hops than values.
+    ///
+    /// Cancelling stops the delivery of values that have not been delivered yet. Once upstream has
+    /// completed, as in Combine, cancelling has no effect: what upstream sent, and its completion,
+    /// are still delivered.
+    ///
+    /// - Parameters:
+    ///   - scheduler: The scheduler the publisher uses for element delivery.
+    ///   - options: Scheduler options used to customize element delivery.
+    /// - Returns: A publisher that delivers elements using the specified scheduler.
+    @inlinable
+    public func receive<S: Scheduler>(
+        on scheduler: S, options: S.SchedulerOptions? = nil
+    ) -> Publishers.ReceiveOn<Self, S> {
+        Publishers.ReceiveOn(upstream: self, scheduler: scheduler, options: options)
+    }
+}
+
+extension Publishers {
+    /// A publisher that delivers elements to its downstream subscriber on a specific scheduler.
+    ///
+    /// ```swift
+    /// let main = DispatchQueue.main
+    /// let cancellable = Publishers.ReceiveOn(upstream: Just("ready"), scheduler: main, options: nil)
+    ///     .sink { print($0) }
+    /// // Prints "ready", on the main queue.
+    /// ```
+    public struct ReceiveOn<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// The kind of values published by this publisher: the upstream's.
+        public typealias Output = Upstream.Output
+
+        /// The kind of errors this publisher might publish: the upstream's.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        /// The scheduler the publisher is to use for element delivery.
+        public let scheduler: Context
+
+        /// Scheduler options that customize the delivery of elements.
+        public let options: Context.SchedulerOptions?
+
+        /// Creates a publisher that delivers the upstream's elements on a scheduler.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher from which this publisher receives elements.
+        ///   - scheduler: The scheduler the publisher is to use for element delivery.
+        ///   - options: Scheduler options that customize the delivery of elements.
+        @inlinable
+        public init(upstream: Upstream, scheduler: Context, options: Context.SchedulerOptions?) {
+            self.upstream = upstream
+            self.scheduler = scheduler
+            self.options = options
+        }
+
+        /// Attaches the subscriber to the upstream publisher through a subscriber that hops onto the
+        /// scheduler.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
+            upstream.receive(subscriber: Inner(downstream: subscriber, scheduler: scheduler, options: options))
+        }
+    }
+}
+
+extension Publishers.ReceiveOn {
+    /// The subscriber and subscription of `receive(on:)`.
+    ///
+    /// Upstream events go into `pending`; the first one that finds no drain scheduled schedules one.
+    /// A drain takes everything pending in one go, delivers it outside the lock, and looks again until
+    /// nothing is left, so a burst of values costs one scheduler hop; after a thousand or so values it
+    /// hands the rest to a new action, to let the scheduler run its other work. Only one drain is ever
+    /// scheduled or running, which keeps deliveries in order and never concurrent.
+    @usableFromInline
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+        @usableFromInline
+        typealias Input = Upstream.Output
+
+        @usableFromInline
+        typealias Failure = Upstream.Failure
+
+        @usableFromInline
+        typealias Event = ScheduledEvent<Upstream.Output, Upstream.Failure>
+
+        @usableFromInline
+        let downstream: Downstream
+
+        @usableFromInline
+        let scheduler: Context
+
+        @usableFromInline
+        let options: Context.SchedulerOptions?
+
+        @usableFromInline
+        let lock = Lock()
+
+        /// Guarded by `lock`. Stays `subscribed` until the completion is delivered or the subscription
+        /// is cancelled.
+        @usableFromInline
+        var status = SubscriptionStatus.awaitingSubscription
+
+        /// Guarded by `lock`: upstream has completed and its completion is on its way downstream.
+        /// From then on, as in Combine, cancelling no longer stops the delivery.
+        @usableFromInline
+        var upstreamCompleted = false
+
+        /// Guarded by `lock`: events not yet taken by a drain, oldest first.
+        @usableFromInline
+        var pending = ContiguousArray<Event>()
+
+        /// Guarded by `lock`: a drain is scheduled or running, and new events join it — or the
+        /// downstream has not returned from `receive(subscription:)` yet, and new events wait for it,
+        /// since nothing may be delivered to it while it is there.
+        @usableFromInline
+        var drainScheduled = true
+
+        @inlinable
+        init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
+            self.downstream = downstream
+            self.scheduler = scheduler
+            self.options = options
+        }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            let accepted = lock.withLock {
+                guard case .awaitingSubscription = status else { return false }
+                status = .subscribed(subscription)
+                return true
+            }
+            guard accepted else {
+                subscription.cancel()
+                return
+            }
+            downstream.receive(subscription: self)
+            startDelivering()
+        }
+
+        /// The downstream is ready: schedules a drain for what arrived meanwhile, if anything did.
+        @inlinable
+        func startDelivering() {
+            let scheduleDrain = lock.withLock { () -> Bool in
+                guard status.isSubscribed, !pending.isEmpty else {
+                    drainScheduled = false
+                    return false
+                }
+                return true
+            }
+            if scheduleDrain {
+                scheduler.schedule(options: options) { self.drain() }
+            }
+        }
+
+        @inlinable
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            enqueue(.value(input))
+            return .none
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            enqueue(.completion(completion))
+        }
+
+        /// Buffers an upstream event and schedules a drain unless one is already on its way.
+        @inlinable
+        func enqueue(_ event: Event) {
+            let scheduleDrain = lock.withLock { () -> Bool in
+                guard status.isSubscribed, !upstreamCompleted else { return false }
+                if case .completion = event { upstreamCompleted = true }
+                pending.append(event)
+                guard !drainScheduled else { return false }
+                drainScheduled = true
+                return true
+            }
+            if scheduleDrain {
+                scheduler.schedule(options: options) { self.drain() }
+            }
+        }
+
+        /// What a drain does next.
+        @usableFromInline
+        enum DrainStep {
+            case deliver
+            case yield
+            case stop
+        }
+
+        /// Delivers everything buffered, batch after batch, until nothing is left or the stream ended.
+        ///
+        /// After `ScheduledDeliveryLimits.valuesPerHop` values it hands what is left to a new action,
+        /// so that a stream that never pauses does not keep the scheduler from its other work.
+        @inlinable
+        func drain() {
+            var batch = ContiguousArray<Event>()
+            var delivered = 0
+            while true {
+                let step = lock.withLock { () -> DrainStep in
+                    guard status.isSubscribed, !pending.isEmpty else {
+                        drainScheduled = false
+                        if pending.capacity > ScheduledDeliveryLimits.retainedCapacity { pending = [] }
+                        return .stop
+                    }
+                    guard delivered < ScheduledDeliveryLimits.valuesPerHop else { return .yield }
+                    swap(&batch, &pending)
+                    return .deliver
+                }
+                switch step {
+                case .stop:
+                    return
+                case .yield:
+                    scheduler.schedule(options: options) { self.drain() }
+                    return
+                case .deliver:
+                    delivered += batch.count
+                    deliver(batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
+        }
+
+        /// Delivers one batch in order, stopping as soon as the subscription is cancelled.
+        @inlinable
+        func deliver(_ batch: ContiguousArray<Event>) {
+            for event in batch {
+                switch event {
+                case .value(let value):
+                    guard lock.withLock({ status.isSubscribed }) else { return }
+                    let demand = downstream.receive(value)
+                    if demand != .none, let subscription = lock.withLock({ status.subscription }) {
+                        subscription.request(demand)
+                    }
+                case .completion(let completion):
+                    let live = lock.withLock { () -> Bool in
+                        guard status.isSubscribed else { return false }
+                        status = .terminal
+                        return true
+                    }
+                    guard live else { return }
+                    downstream.receive(completion: completion)
+                }
+            }
+        }
+
+        @inlinable
+        func request(_ demand: Subscribers.Demand) {
+            let subscription = lock.withLock { upstreamCompleted ? nil : status.subscription }
+            subscription?.request(demand)
+        }
+
+        @inlinable
+        func cancel() {
+            let (subscription, discarded) = lock.withLock { () -> ((any Subscription)?, ContiguousArray<Event>) in
+                guard !upstreamCompleted, let subscription = status.subscription else { return (nil, []) }
+                status = .terminal
+                var discarded = ContiguousArray<Event>()
+                swap(&discarded, &pending)
+                return (subscription, discarded)
+            }
+            // The undelivered values are released here, outside the lock.
+            withExtendedLifetime(discarded) {}
+            subscription?.cancel()
+        }
+
+        @usableFromInline
+        var description: String { "ReceiveOn" }
+
+        @usableFromInline
+        var customMirror: Mirror {
+            Mirror(self, children: EmptyCollection())
+        }
+
+        @usableFromInline
+        var playgroundDescription: Any { description }
+    }
+}

@@ -1,0 +1,239 @@
+extension Publisher {
+    /// Specifies the scheduler on which to perform subscribe, cancel, and request operations.
+    ///
+    /// Use `subscribe(on:options:)` when subscribing to the upstream, or asking it for values, does
+    /// work that should not run on the caller's thread — for example a publisher that starts a long
+    /// computation when it receives a request. `receive(on:options:)` is its counterpart for the
+    /// downstream deliveries.
+    ///
+    /// ```swift
+    /// let background = DispatchQueue(label: "background")
+    /// let cancellable = [1, 2, 3].publisher
+    ///     .subscribe(on: background)
+    ///     .sink { print("received \($0)") }
+    /// // The sequence is subscribed to, and sends its values, on the background queue:
+    /// // received 1
+    /// // received 2
+    /// // received 3
+    /// ```
+    ///
+    /// Subscribing to the upstream happens in an action scheduled on `scheduler`; each later
+    /// `request(_:)` and the `cancel()` of the subscription are scheduled there too, in their own
+    /// actions, and reach the upstream one at a time. Values and the completion pass through
+    /// synchronously, on whatever context the upstream sends them.
+    ///
+    /// - Parameters:
+    ///   - scheduler: The scheduler used to send messages to upstream publishers.
+    ///   - options: Options that customize the delivery of elements.
+    /// - Returns: A publisher which performs upstream operations on the specified scheduler.
+    @inlinable
+    public func subscribe<S: Scheduler>(
+        on scheduler: S, options: S.SchedulerOptions? = nil
+    ) -> Publishers.SubscribeOn<Self, S> {
+        Publishers.SubscribeOn(upstream: self, scheduler: scheduler, options: options)
+    }
+}
+
+extension Publishers {
+    /// A publisher that receives elements from an upstream publisher on a specific scheduler.
+    ///
+    /// ```swift
+    /// let queue = DispatchQueue(label: "work")
+    /// let cancellable = Publishers.SubscribeOn(upstream: Just(1), scheduler: queue, options: nil)
+    ///     .sink { print($0) }
+    /// // Prints "1", from the work queue.
+    /// ```
+    public struct SubscribeOn<Upstream: Publisher, Context: Scheduler>: Publisher {
+        /// The kind of values published by this publisher: the upstream's.
+        public typealias Output = Upstream.Output
+
+        /// The kind of errors this publisher might publish: the upstream's.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        /// The scheduler the publisher should use to receive elements.
+        public let scheduler: Context
+
+        /// Scheduler options that customize the delivery of elements.
+        public let options: Context.SchedulerOptions?
+
+        /// Creates a publisher that subscribes to, requests from and cancels its upstream on a
+        /// scheduler.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher from which this publisher receives elements.
+        ///   - scheduler: The scheduler the publisher should use to receive elements.
+        ///   - options: Scheduler options that customize the delivery of elements.
+        @inlinable
+        public init(upstream: Upstream, scheduler: Context, options: Context.SchedulerOptions?) {
+            self.upstream = upstream
+            self.scheduler = scheduler
+            self.options = options
+        }
+
+        /// Schedules the subscription to the upstream publisher on the scheduler.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
+            let inner = Inner(downstream: subscriber, scheduler: scheduler, options: options)
+            let upstream = self.upstream
+            scheduler.schedule(options: options) {
+                upstream.receive(subscriber: inner)
+            }
+        }
+    }
+}
+
+extension Publishers.SubscribeOn {
+    /// The subscriber and subscription of `subscribe(on:)`.
+    ///
+    /// Each request and the cancel are scheduled as their own action. The actions hand their call to
+    /// `calls`, and whichever finds nobody calling upstream makes the calls, oldest first, so upstream
+    /// is never called concurrently or re-entrantly, even from a concurrent scheduler or from within
+    /// one of its own requests.
+    @usableFromInline
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+        CustomReflectable, CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+        @usableFromInline
+        typealias Input = Upstream.Output
+
+        @usableFromInline
+        typealias Failure = Upstream.Failure
+
+        /// A call to make on the upstream subscription.
+        @usableFromInline
+        enum UpstreamCall {
+            case request(any Subscription, Subscribers.Demand)
+            case cancel(any Subscription)
+        }
+
+        @usableFromInline
+        let downstream: Downstream
+
+        @usableFromInline
+        let scheduler: Context
+
+        @usableFromInline
+        let options: Context.SchedulerOptions?
+
+        @usableFromInline
+        let lock = Lock()
+
+        /// Guarded by `lock`.
+        @usableFromInline
+        var status = SubscriptionStatus.awaitingSubscription
+
+        /// Guarded by `lock`: calls whose scheduled action has run, waiting for their turn upstream.
+        @usableFromInline
+        var calls = ContiguousArray<UpstreamCall>()
+
+        /// Guarded by `lock`: someone is making calls upstream.
+        @usableFromInline
+        var calling = false
+
+        @inlinable
+        init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
+            self.downstream = downstream
+            self.scheduler = scheduler
+            self.options = options
+        }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            let accepted = lock.withLock {
+                guard case .awaitingSubscription = status else { return false }
+                status = .subscribed(subscription)
+                return true
+            }
+            guard accepted else {
+                subscription.cancel()
+                return
+            }
+            downstream.receive(subscription: self)
+        }
+
+        @inlinable
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            guard lock.withLock({ status.isSubscribed }) else { return .none }
+            return downstream.receive(input)
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            let live = lock.withLock { () -> Bool in
+                guard status.isSubscribed else { return false }
+                status = .terminal
+                return true
+            }
+            guard live else { return }
+            downstream.receive(completion: completion)
+        }
+
+        @inlinable
+        func request(_ demand: Subscribers.Demand) {
+            guard let subscription = lock.withLock({ status.subscription }) else { return }
+            scheduler.schedule(options: options) {
+                self.call(.request(subscription, demand))
+            }
+        }
+
+        @inlinable
+        func cancel() {
+            let subscription = lock.withLock { () -> (any Subscription)? in
+                guard let subscription = status.subscription else { return nil }
+                status = .terminal
+                return subscription
+            }
+            guard let subscription else { return }
+            scheduler.schedule(options: options) {
+                self.call(.cancel(subscription))
+            }
+        }
+
+        /// Makes `call` upstream now, or after the calls already under way.
+        @inlinable
+        func call(_ call: UpstreamCall) {
+            let start = lock.withLock { () -> Bool in
+                calls.append(call)
+                guard !calling else { return false }
+                calling = true
+                return true
+            }
+            guard start else { return }
+            var batch = ContiguousArray<UpstreamCall>()
+            while true {
+                let proceed = lock.withLock { () -> Bool in
+                    guard !calls.isEmpty else {
+                        calling = false
+                        return false
+                    }
+                    swap(&batch, &calls)
+                    return true
+                }
+                guard proceed else { return }
+                for call in batch {
+                    switch call {
+                    case .request(let subscription, let demand):
+                        subscription.request(demand)
+                    case .cancel(let subscription):
+                        subscription.cancel()
+                    }
+                }
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+
+        @usableFromInline
+        var description: String { "SubscribeOn" }
+
+        @usableFromInline
+        var customMirror: Mirror {
+            Mirror(self, children: EmptyCollection())
+        }
+
+        @usableFromInline
+        var playgroundDescription: Any { description }
+    }
+}
