@@ -1,5 +1,5 @@
 extension Publisher where Failure == Never {
-    /// The elements produced by the publisher, as an asynchronous sequence.
+    /// The publisher's elements, as an asynchronous sequence that asks for them one at a time.
     ///
     /// This property provides an ``AsyncPublisher``, which lets you receive the publisher's elements
     /// with a `for`-`await`-`in` loop instead of attaching a subscriber. The loop asks for one element
@@ -23,7 +23,7 @@ extension Publisher where Failure == Never {
     }
 }
 
-/// A publisher that exposes its elements as an asynchronous sequence.
+/// An asynchronous sequence of the elements of a publisher that cannot fail.
 ///
 /// `AsyncPublisher` conforms to `AsyncSequence`, which lets callers receive values with the
 /// `for`-`await`-`in` syntax rather than by attaching a ``Subscriber``. Use the
@@ -61,7 +61,7 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
     /// The type of asynchronous iterator that produces elements of this asynchronous sequence.
     public typealias AsyncIterator = Iterator
 
-    /// The iterator that produces elements of the asynchronous publisher sequence.
+    /// An iterator that requests the publisher's elements one at a time.
     ///
     /// Every call to `next()` requests one element from the publisher and waits for it. Cancelling the
     /// task that waits cancels the subscription, and that call and every later one return `nil`. When
@@ -78,7 +78,7 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
             self.lifetime = lifetime
         }
 
-        /// Produces the next element in the prefix sequence.
+        /// Requests the next element from the publisher and waits for it.
         ///
         /// - Returns: The next published element, or `nil` if the publisher finishes normally or the
         ///   waiting task is cancelled.
@@ -87,7 +87,7 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
             await next(isolation: #isolation)
         }
 
-        /// Produces the next element in the prefix sequence, waiting on the caller's actor.
+        /// Requests the next element from the publisher and waits for it on the caller's actor.
         ///
         /// A `for`-`await`-`in` loop calls this method: the loop body and the wait stay on the
         /// loop's actor, and elements never leave it, so they need not be `Sendable`.
@@ -105,22 +105,21 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
     @usableFromInline
     let publisher: P
 
-    /// Creates a publisher that exposes elements received from an upstream publisher as an
-    /// asynchronous sequence.
+    /// Wraps a publisher as an asynchronous sequence of its elements.
     ///
-    /// - Parameter publisher: An upstream publisher. The asynchronous publisher converts elements
-    ///   received from this publisher into an asynchronous sequence.
+    /// - Parameter publisher: The publisher whose elements the sequence produces. Nothing subscribes
+    ///   to it until an iterator is made.
     @inlinable
     public init(_ publisher: P) {
         self.publisher = publisher
     }
 
-    /// Creates the asynchronous iterator that produces elements of this asynchronous sequence.
+    /// Subscribes to the publisher and returns an iterator over its elements.
     ///
-    /// The iterator subscribes to the publisher now; it requests elements only when asked for them.
+    /// The subscription starts now; elements are requested only as the iterator is asked for them.
+    /// Each iterator made has a subscription of its own.
     ///
-    /// - Returns: An instance of the `AsyncIterator` type used to produce elements of the asynchronous
-    ///   sequence.
+    /// - Returns: The iterator, which requests one element per call to `next()`.
     @inlinable
     public func makeAsyncIterator() -> Iterator {
         let subscriber = AsyncValuesSubscriber<P.Output, Never>()

@@ -1,5 +1,5 @@
 extension Publisher {
-    /// The elements produced by the publisher, as a throwing asynchronous sequence.
+    /// The publisher's elements, as a throwing asynchronous sequence that asks for them one at a time.
     ///
     /// This property provides an ``AsyncThrowingPublisher``, which lets you receive the publisher's
     /// elements with a `for`-`try`-`await`-`in` loop instead of attaching a subscriber. If the
@@ -31,7 +31,7 @@ extension Publisher {
     }
 }
 
-/// A publisher that exposes its elements as a throwing asynchronous sequence.
+/// An asynchronous sequence of a publisher's elements that throws the publisher's failure.
 ///
 /// `AsyncThrowingPublisher` conforms to `AsyncSequence`, which lets callers receive values with the
 /// `for`-`try`-`await`-`in` syntax rather than by attaching a ``Subscriber``. If the upstream
@@ -71,7 +71,7 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
     /// The type of asynchronous iterator that produces elements of this asynchronous sequence.
     public typealias AsyncIterator = Iterator
 
-    /// The iterator that produces elements of the asynchronous publisher sequence.
+    /// An iterator that requests the publisher's elements one at a time.
     ///
     /// Every call to `next()` requests one element from the publisher and waits for it. A failure is
     /// thrown by the call that receives it, or by the next call if none was waiting; later calls
@@ -90,7 +90,7 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
             self.lifetime = lifetime
         }
 
-        /// Produces the next element in the prefix sequence.
+        /// Requests the next element from the publisher and waits for it.
         ///
         /// - Returns: The next published element, or `nil` if the publisher finishes normally or the
         ///   waiting task is cancelled. If the publisher terminates with an error, the call point
@@ -100,7 +100,7 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
             try await next(isolation: #isolation)
         }
 
-        /// Produces the next element in the prefix sequence, waiting on the caller's actor.
+        /// Requests the next element from the publisher and waits for it on the caller's actor.
         ///
         /// A `for`-`try`-`await`-`in` loop calls this method: the loop body and the wait stay on the
         /// loop's actor, and elements never leave it, so they need not be `Sendable`.
@@ -119,22 +119,21 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
     @usableFromInline
     let publisher: P
 
-    /// Creates a publisher that exposes elements received from an upstream publisher as a throwing
-    /// asynchronous sequence.
+    /// Wraps a publisher as a throwing asynchronous sequence of its elements.
     ///
-    /// - Parameter publisher: An upstream publisher. The asynchronous publisher converts elements
-    ///   received from this publisher into an asynchronous sequence.
+    /// - Parameter publisher: The publisher whose elements the sequence produces. Nothing subscribes
+    ///   to it until an iterator is made.
     @inlinable
     public init(_ publisher: P) {
         self.publisher = publisher
     }
 
-    /// Creates the asynchronous iterator that produces elements of this asynchronous sequence.
+    /// Subscribes to the publisher and returns an iterator over its elements.
     ///
-    /// The iterator subscribes to the publisher now; it requests elements only when asked for them.
+    /// The subscription starts now; elements are requested only as the iterator is asked for them.
+    /// Each iterator made has a subscription of its own.
     ///
-    /// - Returns: An instance of the `AsyncIterator` type used to produce elements of the asynchronous
-    ///   sequence.
+    /// - Returns: The iterator, which requests one element per call to `next()`.
     @inlinable
     public func makeAsyncIterator() -> Iterator {
         let subscriber = AsyncValuesSubscriber<P.Output, P.Failure>()

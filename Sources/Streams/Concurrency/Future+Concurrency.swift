@@ -1,5 +1,5 @@
 extension Future where Failure == Never {
-    /// The published value of the future, delivered asynchronously.
+    /// The future's value, awaited.
     ///
     /// This property subscribes to the future and returns its value once the future publishes it. Use
     /// it to consume a future with `async`-`await` syntax instead of a subscriber.
@@ -50,7 +50,7 @@ extension Future where Failure == Never {
 }
 
 extension Future {
-    /// The published value of the future or an error, delivered asynchronously.
+    /// The future's value, awaited; its failure is thrown instead if it fails.
     ///
     /// This property subscribes to the future and returns its value once the future publishes it. If
     /// the future fails, the awaiting caller receives the error instead. Use it to consume a future

@@ -1,5 +1,7 @@
 import Dispatch
+import Foundation
 import Streams
+import Synchronization
 
 /// The error the async bridge tests fail with.
 struct BridgeError: Error, Equatable {
@@ -11,7 +13,7 @@ struct BridgeError: Error, Equatable {
 }
 
 /// What a ``BridgePublisher``'s subscription was asked.
-enum BridgeCall: Equatable, Sendable {
+enum BridgeCall: Hashable, Sendable {
     case requested(Subscribers.Demand)
     case cancelled
 }
@@ -60,7 +62,8 @@ final class BridgePublisher<Output, Failure: Error>: Publisher, Subscription, @u
     /// Answers requests from now on with `values`, then `completion` once they are used up; on
     /// `queue` if given, else on the requesting thread from within `request(_:)`.
     func script(
-        _ values: [Output], then completion: Subscribers.Completion<Failure>? = .finished, on queue: DispatchQueue? = nil
+        _ values: [Output], then completion: Subscribers.Completion<Failure>? = .finished,
+        on queue: DispatchQueue? = nil
     ) {
         lock.withLock {
             script = values
@@ -158,8 +161,22 @@ final class PermitSource: Publisher, Subscription, @unchecked Sendable {
         subscriber.receive(subscription: self)
     }
 
-    /// Sends each value, waiting for a unit of demand before each; call it from a producer thread.
-    func produce(_ values: some Sequence<Int>) {
+    /// Starts `producers` threads of their own (not the dispatch pool's: they block), each sending
+    /// `valuesEach` distinct values, `0..<producers * valuesEach` in all; the last one to finish
+    /// finishes the stream.
+    func start(producers: Int, valuesEach: Int) {
+        let running = Atomic<Int>(producers)
+        for producer in 0..<producers {
+            let thread = Thread {
+                self.produce((producer * valuesEach)..<((producer + 1) * valuesEach))
+                if running.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { self.finish() }
+            }
+            thread.start()
+        }
+    }
+
+    /// Sends each value, waiting for a unit of demand before each.
+    private func produce(_ values: Range<Int>) {
         for value in values {
             permits.wait()
             sending.wait()
@@ -168,8 +185,7 @@ final class PermitSource: Publisher, Subscription, @unchecked Sendable {
         }
     }
 
-    /// Finishes the stream; call it once every producer is done.
-    func finish() {
+    private func finish() {
         sending.wait()
         lock.withLock { subscriber }?.receive(completion: .finished)
         sending.signal()
