@@ -19,7 +19,8 @@ let package = Package(
     targets: [
         .target(name: "Streams", swiftSettings: sharedSettings),
         .target(name: "StreamsTesting", dependencies: ["Streams"], swiftSettings: sharedSettings),
-        .executableTarget(name: "StreamsDemo", dependencies: ["Streams"], swiftSettings: sharedSettings),
+        .executableTarget(
+            name: "StreamsDemo", dependencies: ["Streams", "StreamsTesting"], swiftSettings: sharedSettings),
         .testTarget(
             name: "StreamsTests", dependencies: ["Streams", "StreamsTesting"], swiftSettings: sharedSettings),
         .testTarget(
