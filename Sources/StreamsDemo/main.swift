@@ -170,3 +170,8 @@ print(indent + replay.seen.map { "\($0.value) at \(seconds($0.milliseconds))" }.
 print(indent + "advancing \(seconds(replayCheckpoint)) delivered \(replay.seenAtCheckpoint);", terminator: " ")
 print("run() delivered the other \(replay.seen.count - replay.seenAtCheckpoint) and ended at \(seconds(replay.end))")
 print("  same values: \(onQueue.values == replayedValues ? "yes" : "NO"); virtual time waited for no clock")
+
+// Observation strategies: `swift run streams-demo [observers] [updates]`.
+let showcaseArguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
+runObservationShowcase(
+    observers: showcaseArguments.first ?? 1_000, updates: showcaseArguments.dropFirst().first ?? 500)
