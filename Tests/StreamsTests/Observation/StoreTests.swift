@@ -88,3 +88,19 @@ import Testing
         #expect(weakStore == nil)
     }
 }
+
+/// The README's store example, kept compiling and passing.
+@Suite struct StoreReadmeExampleTests {
+    struct AppState {
+        var title = "Inbox"
+        var unread = 0
+    }
+
+    @Test func observingAStoreBySlices() {
+        let store = Store(AppState())
+        let title = ObservedPublisher(publisher: store.slice(\.title), initial: "")
+        store.update { $0.unread += 1 }
+        store.update { $0.title = "Sent" }
+        #expect(title.wrappedValue == "Sent")
+    }
+}
