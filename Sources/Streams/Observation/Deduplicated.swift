@@ -32,7 +32,9 @@ import Foundation
 /// - Synchronously: the wrapper listens to the wrapped object's
 ///   ``ObservableObject/objectDidChange`` and compares right after each change; no scheduler hop, one
 ///   notification per change of the snapshot. This needs the object's `@Published` properties to
-///   change it (they send the did-change signal).
+///   change it (they send the did-change signal). When several threads write at once, a comparison
+///   may run right after another thread's change instead, and see both changes: at most one
+///   notification per change, never a lost final state.
 @dynamicMemberLookup
 public final class Deduplicated<Object: ObservableObject, Snapshot: Equatable>: ObservableObject {
     /// The wrapped object.

@@ -32,7 +32,10 @@ import Testing
             }
         }
         #expect(willChange.values.count == 800)
-        #expect(forwarded.values.count == 200)
+        // A comparison may run on another writer's thread, after several writes of `first`: changes
+        // coalesce, so at most one notification per write of `first`, none for `second`, and the
+        // last snapshot is the final value.
+        #expect((1...200).contains(forwarded.values.count))
         #expect(deduplicated.snapshot == FirstSnapshot(first: 200))
     }
 
