@@ -95,3 +95,31 @@ import Testing
         #expect(observed.wrappedValue == 2)
     }
 }
+
+/// The store the attribute-syntax test observes, as the pattern's original keeps it: a global.
+let attributeSyntaxStore = CurrentValueSubject<ObservedPublisherAttributeSyntaxTests.State, Never>(.init())
+
+/// `@ObservedPublisher(publisher:initial:) var …`, written exactly as the pattern writes it.
+@Suite struct ObservedPublisherAttributeSyntaxTests {
+    struct State: Equatable {
+        var title = "Inbox"
+        var unread = 0
+    }
+
+    final class Screen: ObservableObject {
+        @ObservedPublisher(publisher: attributeSyntaxStore.map(\.title).removeDuplicates(), initial: "")
+        var title: String
+    }
+
+    @Test func attributeSyntaxFollowsTheStore() {
+        let screen = Screen()
+        #expect(screen.title == attributeSyntaxStore.value.title)
+        var renders = 0
+        let cancellable = screen.objectWillChange.sink { renders += 1 }
+        attributeSyntaxStore.value.unread += 1
+        attributeSyntaxStore.value.title = "Archive"
+        #expect(screen.title == "Archive")
+        #expect(renders == 1)
+        _ = cancellable
+    }
+}
