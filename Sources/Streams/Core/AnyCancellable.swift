@@ -25,6 +25,7 @@ public final class AnyCancellable: Cancellable, Hashable {
 
     /// Guarded by `lock`; `nil` once cancelled.
     @usableFromInline
+    @exclusivity(unchecked)
     var action: Action?
 
     /// Creates a cancellable object that runs the given closure on cancellation.

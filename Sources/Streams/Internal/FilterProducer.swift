@@ -69,6 +69,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
 
     /// Touched only by `receive(_:)`.
     @usableFromInline
+    @exclusivity(unchecked)
     var logic: Logic
 
     @usableFromInline
@@ -76,7 +77,14 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
 
     /// Guarded by `lock`.
     @usableFromInline
-    var status = SubscriptionStatus.awaitingSubscription
+    @exclusivity(unchecked)
+    var status = SubscriptionStatus.awaitingSubscription {
+        didSet { isLive.set(status.isSubscribed) }
+    }
+
+    /// Whether `status` is `.subscribed`, readable without the lock on the value path.
+    @usableFromInline
+    let isLive = AtomicFlag()
 
     @inlinable
     init(downstream: Downstream, logic: Logic) {
@@ -95,8 +103,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
 
     @inlinable
     func receive(_ input: Logic.Input) -> Subscribers.Demand {
-        let live = lock.withLock { status.isSubscribed }
-        guard live else { return .none }
+        guard isLive.value else { return .none }
         switch logic.process(input) {
         case .send(let output):
             return downstream.receive(output)

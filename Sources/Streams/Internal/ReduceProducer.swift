@@ -80,6 +80,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
 
     /// Touched only by `receive(_:)` and, after the last value, by the completion path.
     @usableFromInline
+    @exclusivity(unchecked)
     var logic: Logic
 
     @usableFromInline
@@ -87,14 +88,23 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
 
     /// Guarded by `lock`.
     @usableFromInline
-    var status = SubscriptionStatus.awaitingSubscription
+    @exclusivity(unchecked)
+    var status = SubscriptionStatus.awaitingSubscription {
+        didSet { isLive.set(status.isSubscribed) }
+    }
+
+    /// Whether `status` is `.subscribed`, readable without the lock on the value path.
+    @usableFromInline
+    let isLive = AtomicFlag()
 
     /// Guarded by `lock`.
     @usableFromInline
+    @exclusivity(unchecked)
     var outcome = Outcome.folding
 
     /// Guarded by `lock`: whether downstream has asked for a value.
     @usableFromInline
+    @exclusivity(unchecked)
     var hasDemand = false
 
     @inlinable
@@ -115,8 +125,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
 
     @inlinable
     func receive(_ input: Logic.Input) -> Subscribers.Demand {
-        let live = lock.withLock { status.isSubscribed }
-        guard live else { return .none }
+        guard isLive.value else { return .none }
         switch logic.accumulate(input) {
         case .continue:
             break

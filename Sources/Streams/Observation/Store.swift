@@ -27,7 +27,12 @@ public final class Store<State> {
 
     private let lock = Lock()
     private var slices: [AnyKeyPath: any StoreSliceNode<State>] = [:]
+    /// The values of `slices`, kept as an array so an update reads them without allocating.
+    private var sliceNodes: [any StoreSliceNode<State>] = []
     private var distribution: AnyCancellable?
+    /// Updates waiting for the thread that is applying updates.
+    private var pendingChanges: [(inout State) -> Void] = []
+    private var isApplyingChanges = false
 
     /// Creates a store with an initial state.
     ///
@@ -49,11 +54,31 @@ public final class Store<State> {
 
     /// Changes the state and publishes the new state.
     ///
+    /// Updates are applied one at a time, each to the state the previous one left, so updates made
+    /// from several threads at once are never lost. When another thread is applying an update, this
+    /// one is queued and applied by that thread right after, before `update` returns there; an update
+    /// made from inside a subscriber is likewise applied once the current one has been published.
+    ///
     /// - Parameter change: Edits the state in place.
-    public func update(_ change: (inout State) -> Void) {
-        var state = subject.value
-        change(&state)
-        subject.value = state
+    public func update(_ change: @escaping (inout State) -> Void) {
+        let applyHere = lock.withLock { () -> Bool in
+            pendingChanges.append(change)
+            guard !isApplyingChanges else { return false }
+            isApplyingChanges = true
+            return true
+        }
+        guard applyHere else { return }
+        while let next = lock.withLock({ () -> ((inout State) -> Void)? in
+            guard !pendingChanges.isEmpty else {
+                isApplyingChanges = false
+                return nil
+            }
+            return pendingChanges.removeFirst()
+        }) {
+            var state = subject.value
+            next(&state)
+            subject.value = state
+        }
     }
 
     /// A publisher of one part of the state: its current value on subscription, then each value that
@@ -68,6 +93,7 @@ public final class Store<State> {
             if let existing = slices[keyPath] as? StoreSliceNodeOf<State, Value> { return existing }
             let node = StoreSliceNodeOf(keyPath: keyPath, initial: subject.value[keyPath: keyPath])
             slices[keyPath] = node
+            sliceNodes.append(node)
             return node
         }
         return StoreSlice(subject: node.subject)
@@ -79,7 +105,7 @@ public final class Store<State> {
     }
 
     private func distribute(_ state: State) {
-        let nodes = lock.withLock { Array(slices.values) }
+        let nodes = lock.withLock { sliceNodes }
         for node in nodes { node.update(from: state) }
     }
 }

@@ -26,6 +26,8 @@ extension Publisher {
     /// subscriber at once, on the subscribing thread, and the subscriber's requests and cancellation
     /// go straight upstream. Values that arrive while a delivery
     /// is already scheduled join it, so a busy stream needs far fewer scheduler hops than values.
+    /// One consequence differs from Combine, which schedules each value on its own: other work put on
+    /// the same queue between two values runs after both of them, not between them.
     ///
     /// Cancelling stops the delivery of values that have not been delivered yet. Once upstream has
     /// completed, as in Combine, cancelling has no effect: what upstream sent, and its completion,

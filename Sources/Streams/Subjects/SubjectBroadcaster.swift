@@ -24,29 +24,36 @@ final class SubjectBroadcaster<Output, Failure: Error> {
 
     /// Guarded by `lock`.
     @usableFromInline
+    @exclusivity(unchecked)
     var subscribers = SubjectSubscriberList<Output, Failure>()
 
     /// Guarded by `lock`; set once by the first completion sent.
     @usableFromInline
+    @exclusivity(unchecked)
     var completion: Subscribers.Completion<Failure>?
 
     /// Guarded by `lock`: whether a thread is delivering.
     @usableFromInline
+    @exclusivity(unchecked)
     var isDelivering = false
 
     /// Guarded by `lock`: deliveries queued behind the one in progress, oldest at `pendingStart`.
     @usableFromInline
+    @exclusivity(unchecked)
     var pending: [PendingDelivery] = []
 
     @usableFromInline
+    @exclusivity(unchecked)
     var pendingStart = 0
 
     /// Guarded by `lock`: the current value of a current-value subject.
     @usableFromInline
+    @exclusivity(unchecked)
     var currentValue: Output?
 
     /// Guarded by `lock`: subscriptions received through `send(subscription:)`.
     @usableFromInline
+    @exclusivity(unchecked)
     var upstreamSubscriptions: [any Subscription] = []
 
     /// Creates the broadcaster of a passthrough subject.

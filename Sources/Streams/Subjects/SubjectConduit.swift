@@ -25,23 +25,28 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
 
     /// Guarded by `lock`; `nil` once cancelled or completed.
     @usableFromInline
+    @exclusivity(unchecked)
     final var broadcaster: SubjectBroadcaster<Output, Failure>?
 
     /// Guarded by `lock`.
     @usableFromInline
+    @exclusivity(unchecked)
     final var demand = Subscribers.Demand.none
 
     /// Guarded by `lock`: whether the subscriber is owed the subject's current value (current-value
     /// subjects only): before its first value, and after it missed one for lack of demand.
     @usableFromInline
+    @exclusivity(unchecked)
     final var owesCurrentValue: Bool
 
     /// Guarded by `lock`: whether a delivery of the current value is already queued.
     @usableFromInline
+    @exclusivity(unchecked)
     final var currentValueQueued = false
 
     /// Guarded by the subject's lock: this conduit's place in the subscriber list.
     @usableFromInline
+    @exclusivity(unchecked)
     final var slot = -1
 
     /// Whether the subject is a current-value subject.
@@ -144,6 +149,7 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
 final class SubjectConduitTo<Downstream: Subscriber>: SubjectConduit<Downstream.Input, Downstream.Failure> {
     /// Guarded by `lock`; `nil` once cancelled or completed.
     @usableFromInline
+    @exclusivity(unchecked)
     var downstream: SubscriberBox<Downstream>?
 
     @inlinable

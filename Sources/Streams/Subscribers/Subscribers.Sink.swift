@@ -22,6 +22,7 @@ extension Subscribers {
 
         /// Guarded by `lock`.
         @usableFromInline
+        @exclusivity(unchecked)
         var status = SubscriptionStatus.awaitingSubscription
 
         /// The two closures, kept together so that reading them out of the lock copies them as they
@@ -45,6 +46,7 @@ extension Subscribers {
 
         /// Guarded by `lock`; `nil` once completed or cancelled.
         @usableFromInline
+        @exclusivity(unchecked)
         var handlers: Handlers?
 
         /// The closure to execute on receipt of a value; a no-op once the sink has completed or been

@@ -104,3 +104,31 @@ import Testing
         #expect(title.wrappedValue == "Sent")
     }
 }
+
+/// Updates from several threads at once.
+@Suite struct StoreConcurrentUpdateTests {
+    struct Counter {
+        var count = 0
+    }
+
+    @Test func concurrentUpdatesAreNeverLost() {
+        let store = Store(Counter())
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for _ in 0..<5_000 { store.update { $0.count += 1 } }
+        }
+        #expect(store.state.count == 20_000)
+    }
+
+    @Test func updateFromInsideASubscriberIsAppliedAfterTheCurrentOne() {
+        let store = Store(Counter())
+        var seen: [Int] = []
+        let cancellable = store.slice(\.count).sink { count in
+            seen.append(count)
+            if count == 1 { store.update { $0.count += 10 } }
+        }
+        store.update { $0.count += 1 }
+        #expect(seen == [0, 1, 11])
+        #expect(store.state.count == 11)
+        _ = cancellable
+    }
+}
