@@ -69,3 +69,8 @@ let total = notifications.reduce(0, +)
 let everyone = observerCount * updateCount
 print("\nnotifications delivered: \(total) with slices, \(everyone) with notify-everyone")
 print("redundant notifications avoided: \(everyone - total)")
+
+// Observation strategies: `swift run streams-demo [observers] [updates]`.
+let showcaseArguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
+runObservationShowcase(
+    observers: showcaseArguments.first ?? 1_000, updates: showcaseArguments.dropFirst().first ?? 500)

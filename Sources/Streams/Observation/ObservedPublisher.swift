@@ -1,0 +1,116 @@
+/// A property wrapper that holds the latest value of a publisher.
+///
+/// It subscribes when it is created, keeps the subscription for as long as it lives (releasing the
+/// wrapper, usually with its owner, cancels it), and exposes the latest value as `wrappedValue`.
+/// Each new value is announced:
+/// - to the owner, when the owner is an ``ObservableObject`` with the default publisher: its
+///   `objectWillChange` fires before the value is stored and its
+///   ``ObservableObject/objectDidChange`` after;
+/// - to anyone, through the projected value, `$property`, a publisher of the current value and then
+///   each new one.
+///
+/// ```swift
+/// final class TitleViewModel: ObservableObject {
+///     @ObservedPublisher var title: String
+///
+///     init(store: CurrentValueSubject<AppState, Never>) {
+///         _title = ObservedPublisher(
+///             publisher: store.map(\.title).removeDuplicates(), initial: "")
+///     }
+/// }
+/// ```
+///
+/// A `CurrentValueSubject` needs no initial value: `ObservedPublisher(publisher: subject)`. Delivery
+/// is synchronous by default; pass a scheduler, such as `DispatchQueue.main`, to receive values there
+/// instead, as the pattern's original does.
+@propertyWrapper
+public final class ObservedPublisher<Value>: Publisher {
+    /// The kind of values published by `$property`: the wrapped value's.
+    public typealias Output = Value
+
+    /// The kind of errors `$property` might publish: it cannot fail.
+    public typealias Failure = Never
+
+    private let lock = Lock()
+    private var current: Value
+    private var ownerSignals: ObservationSignals?
+    private var subscription: AnyCancellable?
+    private let changes: CurrentValueSubject<Value, Never>
+
+    /// Subscribes to a publisher, starting from an initial value until the publisher sends one.
+    ///
+    /// - Parameters:
+    ///   - publisher: The publisher to follow; it cannot fail.
+    ///   - initial: The value until the publisher sends one.
+    public init<P: Publisher>(publisher: P, initial: Value) where P.Output == Value, P.Failure == Never {
+        current = initial
+        changes = CurrentValueSubject(initial)
+        subscription = publisher.sink { [weak self] in self?.receive($0) }
+    }
+
+    /// Subscribes to a publisher and receives its values on a scheduler.
+    ///
+    /// - Parameters:
+    ///   - publisher: The publisher to follow; it cannot fail.
+    ///   - initial: The value until the first value is delivered on the scheduler.
+    ///   - scheduler: Where to deliver values, such as `DispatchQueue.main`.
+    ///   - options: Options for the scheduler.
+    public init<P: Publisher, S: Scheduler>(
+        publisher: P, initial: Value, scheduler: S, options: S.SchedulerOptions? = nil
+    ) where P.Output == Value, P.Failure == Never {
+        current = initial
+        changes = CurrentValueSubject(initial)
+        subscription = publisher.sink { [weak self] value in
+            scheduler.schedule(options: options) { self?.receive(value) }
+        }
+    }
+
+    /// Follows a current-value subject, starting from its current value.
+    ///
+    /// - Parameter publisher: The subject to follow.
+    public convenience init(publisher: CurrentValueSubject<Value, Never>) {
+        self.init(publisher: publisher, initial: publisher.value)
+    }
+
+    deinit {
+        subscription?.cancel()
+    }
+
+    /// The latest value.
+    public var wrappedValue: Value {
+        lock.withLock { current }
+    }
+
+    /// The wrapper itself: a publisher of the current value, then of each new value once stored.
+    public var projectedValue: ObservedPublisher<Value> {
+        self
+    }
+
+    /// Attaches a subscriber: it receives the current value, then each new value.
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
+        changes.receive(subscriber: subscriber)
+    }
+
+    /// Stops following the publisher; the value stays as it is.
+    public func cancel() {
+        let subscription = lock.withLock { self.subscription.take() }
+        subscription?.cancel()
+    }
+
+    private func receive(_ value: Value) {
+        let signals = lock.withLock { ownerSignals }
+        signals?.willChange.send()
+        lock.withLock { current = value }
+        signals?.didChange.send()
+        changes.send(value)
+    }
+}
+
+extension ObservedPublisher: ObservedPublisherOwnerLink {
+    func link(to signals: ObservationSignals) {
+        lock.withLock { ownerSignals = signals }
+    }
+}
+
+// Every mutable stored property is guarded by `lock`; the subject is thread-safe.
+extension ObservedPublisher: @unchecked Sendable where Value: Sendable {}

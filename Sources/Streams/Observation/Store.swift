@@ -1,0 +1,131 @@
+/// A single source of truth whose observers subscribe to slices of its state, at a cost that follows
+/// what changed rather than how many observers there are.
+///
+/// A `Store` holds its state in a ``CurrentValueSubject`` (``subject``), so plain Combine chains such
+/// as `store.subject.map(\.title).removeDuplicates()` work as usual. Those chains run for every
+/// observer on every update. A slice does not: the store keeps one entry per distinct key path that
+/// has been sliced, compares each slice once per update, and notifies only the observers of slices
+/// that changed. An update with 10,000 observers of which 10 watch the changed field costs about what
+/// those 10 observers cost, plus one comparison per distinct slice.
+///
+/// ```swift
+/// struct AppState {
+///     var title = "Inbox"
+///     var unread = 0
+/// }
+/// let store = Store(AppState())
+/// let cancellable = store.slice(\.title).sink { print("title:", $0) }
+/// // Prints: title: Inbox
+/// store.update { $0.unread += 1 }      // the title slice did not change: nothing printed
+/// store.update { $0.title = "Sent" }
+/// // Prints: title: Sent
+/// ```
+@dynamicMemberLookup
+public final class Store<State> {
+    /// The state, as a subject: subscribe to it for every update, or send to it to replace the state.
+    public let subject: CurrentValueSubject<State, Never>
+
+    private let lock = Lock()
+    private var slices: [AnyKeyPath: any StoreSliceNode<State>] = [:]
+    private var distribution: AnyCancellable?
+
+    /// Creates a store with an initial state.
+    ///
+    /// - Parameter initial: The state to start from.
+    public init(_ initial: State) {
+        subject = CurrentValueSubject(initial)
+        distribution = subject.dropFirst().sink { [weak self] in self?.distribute($0) }
+    }
+
+    /// The current state.
+    public var state: State {
+        subject.value
+    }
+
+    /// Reads a part of the current state.
+    public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
+        subject.value[keyPath: keyPath]
+    }
+
+    /// Changes the state and publishes the new state.
+    ///
+    /// - Parameter change: Edits the state in place.
+    public func update(_ change: (inout State) -> Void) {
+        var state = subject.value
+        change(&state)
+        subject.value = state
+    }
+
+    /// A publisher of one part of the state: its current value on subscription, then each value that
+    /// differs from the previous one.
+    ///
+    /// Every call with the same key path shares one comparison per update.
+    ///
+    /// - Parameter keyPath: The part of the state to observe.
+    /// - Returns: A publisher of that part's distinct values.
+    public func slice<Value: Equatable>(_ keyPath: KeyPath<State, Value>) -> StoreSlice<Value> {
+        let node = lock.withLock { () -> StoreSliceNodeOf<State, Value> in
+            if let existing = slices[keyPath] as? StoreSliceNodeOf<State, Value> { return existing }
+            let node = StoreSliceNodeOf(keyPath: keyPath, initial: subject.value[keyPath: keyPath])
+            slices[keyPath] = node
+            return node
+        }
+        return StoreSlice(subject: node.subject)
+    }
+
+    /// How many distinct slices the store compares on each update.
+    public var sliceCount: Int {
+        lock.withLock { slices.count }
+    }
+
+    private func distribute(_ state: State) {
+        let nodes = lock.withLock { Array(slices.values) }
+        for node in nodes { node.update(from: state) }
+    }
+}
+
+// `slices` and `distribution` are guarded by `lock`; the subject is thread-safe; states cross threads.
+extension Store: @unchecked Sendable where State: Sendable {}
+
+/// The publisher of one slice of a ``Store``'s state.
+public struct StoreSlice<Value>: Publisher {
+    /// The kind of values published: the slice's.
+    public typealias Output = Value
+
+    /// The kind of errors this publisher might publish: it cannot fail.
+    public typealias Failure = Never
+
+    private let subject: CurrentValueSubject<Value, Never>
+
+    init(subject: CurrentValueSubject<Value, Never>) {
+        self.subject = subject
+    }
+
+    /// Attaches a subscriber: it receives the slice's current value, then each change.
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
+        subject.receive(subscriber: subscriber)
+    }
+}
+
+/// One distinct slice of a store: it compares its part of each new state with the last one.
+protocol StoreSliceNode<State>: AnyObject {
+    associatedtype State
+    /// Publishes the slice's part of `state` if it changed. Called serially, by the store's subject.
+    func update(from state: State)
+}
+
+/// The slice of a store's state at one key path.
+final class StoreSliceNodeOf<State, Value: Equatable>: StoreSliceNode {
+    let keyPath: KeyPath<State, Value>
+    let subject: CurrentValueSubject<Value, Never>
+
+    init(keyPath: KeyPath<State, Value>, initial: Value) {
+        self.keyPath = keyPath
+        subject = CurrentValueSubject(initial)
+    }
+
+    func update(from state: State) {
+        let value = state[keyPath: keyPath]
+        if value != subject.value { subject.value = value }
+    }
+}

@@ -1,0 +1,159 @@
+import Dispatch
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite struct PublishedTests {
+    final class Contact: ObservableObject {
+        @Published var name: String
+        @Published var age: Int
+
+        init(name: String, age: Int) {
+            self.name = name
+            self.age = age
+        }
+    }
+
+    class Base: ObservableObject {
+        @Published var base = 0
+    }
+
+    final class Derived: Base {
+        @Published var derived = ""
+    }
+
+    final class Plain {
+        @Published var value = 1
+    }
+
+    @Test func objectWillChangeFiresBeforeTheChange() {
+        let contact = Contact(name: "John", age: 24)
+        var seen: [Int] = []
+        let cancellable = contact.objectWillChange.sink { seen.append(contact.age) }
+        contact.age += 1
+        contact.age += 1
+        contact.name = "Jane"
+        #expect(seen == [24, 25, 26])
+        #expect(contact.age == 26)
+        _ = cancellable
+    }
+
+    @Test func projectedPublisherReplaysThenPublishesBeforeStoring() {
+        let contact = Contact(name: "John", age: 24)
+        var log: [String] = []
+        let cancellable = contact.$age.sink { log.append("\($0) while stored \(contact.age)") }
+        contact.age = 30
+        #expect(log == ["24 while stored 24", "30 while stored 24"])
+        #expect(contact.age == 30)
+        _ = cancellable
+    }
+
+    @Test func orderOfSignalsForOneWrite() {
+        let contact = Contact(name: "John", age: 1)
+        var log: [String] = []
+        var cancellables = Set<AnyCancellable>()
+        contact.objectWillChange.sink { log.append("will \(contact.age)") }.store(in: &cancellables)
+        contact.$age.dropFirst().sink { log.append("published \($0)") }.store(in: &cancellables)
+        contact.objectDidChange.sink { log.append("did \(contact.age)") }.store(in: &cancellables)
+        contact.age = 2
+        #expect(log == ["will 1", "published 2", "did 2"])
+    }
+
+    @Test func objectWillChangeIsCreatedOnceAndKept() {
+        let contact = Contact(name: "A", age: 1)
+        #expect(contact.objectWillChange === contact.objectWillChange)
+        #expect(contact.objectDidChange === contact.objectDidChange)
+        #expect(contact.objectWillChange !== Contact(name: "B", age: 2).objectWillChange)
+    }
+
+    @Test func superclassAndSubclassPropertiesBothNotify() {
+        let object = Derived()
+        var count = 0
+        let cancellable = object.objectWillChange.sink { count += 1 }
+        object.base = 1
+        object.derived = "x"
+        #expect(count == 2)
+        _ = cancellable
+    }
+
+    @Test func writesBeforeAnyObserverAreSilentAndLaterOnesAreSeen() {
+        let contact = Contact(name: "A", age: 1)
+        contact.age = 2
+        var count = 0
+        let cancellable = contact.objectWillChange.sink { count += 1 }
+        contact.age = 3
+        #expect(count == 1)
+        _ = cancellable
+    }
+
+    @Test func worksInAPlainClass() {
+        let plain = Plain()
+        var values: [Int] = []
+        let cancellable = plain.$value.sink { values.append($0) }
+        plain.value = 2
+        #expect(values == [1, 2])
+        _ = cancellable
+    }
+
+    @Test func assignToPublishedDrivesThePropertyWithoutACycle() {
+        final class Clock: ObservableObject {
+            @Published var tick = 0
+            init(ticks: PassthroughSubject<Int, Never>) {
+                ticks.assign(to: &$tick)
+            }
+        }
+        let ticks = PassthroughSubject<Int, Never>()
+        weak var weakClock: Clock?
+        do {
+            let clock = Clock(ticks: ticks)
+            weakClock = clock
+            var changes = 0
+            let cancellable = clock.objectWillChange.sink { changes += 1 }
+            ticks.send(5)
+            ticks.send(6)
+            #expect(clock.tick == 6)
+            #expect(changes == 2)
+            _ = cancellable
+        }
+        #expect(weakClock == nil)
+        ticks.send(7)
+    }
+
+    @Test func observedObjectsAreReleased() {
+        weak var weakContact: Contact?
+        var cancellable: AnyCancellable?
+        do {
+            let contact = Contact(name: "A", age: 1)
+            weakContact = contact
+            cancellable = contact.objectWillChange.sink {}
+            contact.age = 2
+        }
+        #expect(weakContact == nil)
+        cancellable?.cancel()
+    }
+
+    @Test func concurrentWritesWithObservers() {
+        let contact = Contact(name: "", age: 0)
+        let willChange = TestSubscriber<Void, Never>()
+        let ages = TestSubscriber<Int, Never>()
+        contact.objectWillChange.subscribe(willChange)
+        contact.$age.subscribe(ages)
+        let shared = UncheckedBox(contact)
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            let contact = shared.value
+            for index in 1...250 {
+                if thread.isMultiple(of: 2) {
+                    contact.age = thread * 1000 + index
+                } else {
+                    contact.name = "\(index)"
+                }
+                _ = contact.age
+            }
+        }
+        #expect(willChange.values.count == 1000)
+        #expect(ages.values.count == 501)
+        for thread in [0, 2] {
+            #expect(ages.values.filter { $0 / 1000 == thread && $0 != 0 } == (1...250).map { thread * 1000 + $0 })
+        }
+    }
+}
