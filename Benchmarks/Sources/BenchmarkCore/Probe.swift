@@ -57,4 +57,27 @@ public enum AllocationCounter {
     public static func setCounting(_ enabled: Bool) {
         bench_alloc_set_counting(enabled ? 1 : 0)
     }
+
+    /// Counts the allocations of `objects` new class instances kept in a preallocated array: a
+    /// working counter reports exactly `objects`.
+    public static func selfCheck(objects: Int = 1_000) -> UInt64 {
+        var kept: [CalibrationObject] = []
+        kept.reserveCapacity(objects)
+        setCounting(true)
+        let before = bench_alloc_count()
+        for index in 0..<objects { kept.append(CalibrationObject(index)) }
+        let counted = bench_alloc_count() - before
+        setCounting(false)
+        withExtendedLifetime(kept) {}
+        return counted
+    }
+}
+
+/// An object for the allocation counter's self-check.
+final class CalibrationObject {
+    let value: Int
+
+    init(_ value: Int) {
+        self.value = opaque(value)
+    }
 }

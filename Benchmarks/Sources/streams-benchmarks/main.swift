@@ -214,9 +214,15 @@ print("- date: \(currentDate())")
 print("- machine: \(onlineProcessors()) cores (nproc), CPU: \(cpuModel())")
 print("- build: \(configuration); load average at start: \(loadAverage())")
 print("- implementations: \(implementations.map(\.rawValue).joined(separator: ", ")), interleaved per round")
-print(
-    "- allocation counting: "
-        + (AllocationCounter.isSupported ? "malloc family replaced in-process, separate untimed pass" : "unavailable here"))
+if AllocationCounter.isSupported {
+    let counted = AllocationCounter.selfCheck(objects: 1_000)
+    print(
+        "- allocation counting: malloc family replaced in-process, in a separate untimed run; "
+            + "self-check: 1,000 new objects counted as \(grouped(Int(counted))) allocations"
+            + (counted == 1_000 ? "" : " — THE COUNTER IS OFF, allocation columns are unreliable"))
+} else {
+    print("- allocation counting: unavailable on this platform (needs glibc)")
+}
 print("")
 
 var results: [(Scenario, [Implementation: Measurement])] = []
