@@ -1,0 +1,83 @@
+import CAllocCounter
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Measures the part of a run that is the operation under test: wall-clock time, and the heap
+/// allocations and frees made meanwhile (when the harness has switched allocation counting on).
+///
+/// A scenario calls `start()` after its setup and `stop()` before its checks; it may measure several
+/// stretches, which add up.
+public final class Probe {
+    public private(set) var elapsedNanoseconds: UInt64 = 0
+    public private(set) var allocations: UInt64 = 0
+    public private(set) var frees: UInt64 = 0
+
+    private var startTime: UInt64 = 0
+    private var startAllocations: UInt64 = 0
+    private var startFrees: UInt64 = 0
+    private var running = false
+
+    public init() {}
+
+    public func start() {
+        precondition(!running, "Probe.start() called twice without stop()")
+        running = true
+        startAllocations = bench_alloc_count()
+        startFrees = bench_free_count()
+        startTime = Probe.now()
+    }
+
+    public func stop() {
+        let end = Probe.now()
+        precondition(running, "Probe.stop() called without start()")
+        running = false
+        elapsedNanoseconds += end - startTime
+        allocations += bench_alloc_count() - startAllocations
+        frees += bench_free_count() - startFrees
+    }
+
+    /// Monotonic time in nanoseconds.
+    public static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+}
+
+/// Switches allocation counting (see CAllocCounter) on or off for the whole process.
+public enum AllocationCounter {
+    public static var isSupported: Bool { bench_alloc_counting_supported() != 0 }
+
+    public static func setCounting(_ enabled: Bool) {
+        bench_alloc_set_counting(enabled ? 1 : 0)
+    }
+
+    /// Counts the allocations of `objects` new class instances kept in a preallocated array: a
+    /// working counter reports exactly `objects`.
+    public static func selfCheck(objects: Int = 1_000) -> UInt64 {
+        var kept: [CalibrationObject] = []
+        kept.reserveCapacity(objects)
+        setCounting(true)
+        let before = bench_alloc_count()
+        for index in 0..<objects { kept.append(CalibrationObject(index)) }
+        let counted = bench_alloc_count() - before
+        setCounting(false)
+        withExtendedLifetime(kept) {}
+        return counted
+    }
+}
+
+/// An object for the allocation counter's self-check.
+final class CalibrationObject {
+    let value: Int
+
+    init(_ value: Int) {
+        self.value = opaque(value)
+    }
+}

@@ -1,0 +1,130 @@
+/// Where a scenario's sinks put what they receive, so every implementation does the same work and
+/// the harness can compare checksums. A class, so that closures on other threads can share it; the
+/// scenarios only touch it from one thread at a time (a semaphore orders the hand-over).
+///
+/// The counters live behind a pointer rather than in stored properties: a stored `var` of a class
+/// costs a dynamic exclusivity check (swift_beginAccess) on every write from another module, which
+/// would add the harness's own overhead to every implementation's numbers.
+public final class Tally: @unchecked Sendable {
+    // @unchecked: touched by one thread at a time, ordered by the scenario's own synchronisation.
+    @usableFromInline
+    let counters: UnsafeMutablePointer<Int>
+
+    public init() {
+        counters = .allocate(capacity: 3)
+        counters.initialize(repeating: 0, count: 3)
+    }
+
+    deinit {
+        counters.deallocate()
+    }
+
+    public var sum: Int { counters[0] }
+    public var count: Int { counters[1] }
+    public var hash: Int { counters[2] }
+
+    /// Adds a value, order-insensitively.
+    @inlinable
+    public func add(_ value: Int) {
+        counters[0] &+= value
+        counters[1] &+= 1
+    }
+
+    /// Adds a value, order-sensitively.
+    @inlinable
+    public func chain(_ value: Int) {
+        counters[2] = counters[2] &* 31 &+ value
+        counters[1] &+= 1
+    }
+
+    public func reset() {
+        counters.update(repeating: 0, count: 3)
+    }
+
+    /// One number for everything received.
+    public var checksum: Int {
+        (sum &* 1_000_003) ^ (hash &* 7_919) &+ count
+    }
+}
+
+/// Hides a value from the optimizer, so that the floor's stored closures stay stored closures (called
+/// through a pointer) instead of being inlined into a loop that no longer does the work.
+@inline(never)
+public func opaque<T>(_ value: T) -> T {
+    value
+}
+
+/// The state of scenario 2: ten independent fields.
+public struct State10: Equatable, Sendable {
+    public var f0 = 0, f1 = 0, f2 = 0, f3 = 0, f4 = 0, f5 = 0, f6 = 0, f7 = 0, f8 = 0, f9 = 0
+
+    public init() {}
+
+    public static let fieldCount = 10
+
+    /// Reading each field, as the closures every observer's `map` uses.
+    public static let getters: [@Sendable (State10) -> Int] = [
+        { $0.f0 }, { $0.f1 }, { $0.f2 }, { $0.f3 }, { $0.f4 },
+        { $0.f5 }, { $0.f6 }, { $0.f7 }, { $0.f8 }, { $0.f9 },
+    ]
+
+    /// Each field's key path, for slice-based observation.
+    public static let keyPaths: [any WritableKeyPath<State10, Int> & Sendable] = [
+        \.f0, \.f1, \.f2, \.f3, \.f4, \.f5, \.f6, \.f7, \.f8, \.f9,
+    ]
+
+    /// Reads a field by index.
+    @inlinable
+    public func field(_ index: Int) -> Int {
+        switch index {
+        case 0: f0
+        case 1: f1
+        case 2: f2
+        case 3: f3
+        case 4: f4
+        case 5: f5
+        case 6: f6
+        case 7: f7
+        case 8: f8
+        default: f9
+        }
+    }
+
+    /// Writes a field by index.
+    @inlinable
+    public mutating func set(_ index: Int, to value: Int) {
+        switch index {
+        case 0: f0 = value
+        case 1: f1 = value
+        case 2: f2 = value
+        case 3: f3 = value
+        case 4: f4 = value
+        case 5: f5 = value
+        case 6: f6 = value
+        case 7: f7 = value
+        case 8: f8 = value
+        default: f9 = value
+        }
+    }
+
+    /// The field update number `update` changes, and its new value: every update changes exactly one
+    /// field, round-robin, to a value it never had.
+    @inlinable
+    public static func update(_ update: Int) -> (field: Int, value: Int) {
+        (update % fieldCount, update + 1)
+    }
+}
+
+/// The operations of scenario 1's pipeline, shared so that all implementations run the same closures.
+public enum PipelineWork {
+    /// What the subject is sent for input number `index`: each value twice in a row, so that
+    /// `removeDuplicates` has work.
+    @inlinable
+    public static func input(_ index: Int) -> Int { index >> 1 }
+
+    @inlinable
+    public static func transform(_ value: Int) -> Int { value &* 7 }
+
+    @inlinable
+    public static func isIncluded(_ value: Int) -> Bool { value % 3 != 0 }
+}

@@ -1,0 +1,57 @@
+/// How much work each scenario does per run.
+public struct Sizes: Sendable {
+    /// Scenario 1: values sent through map → filter → removeDuplicates → sink.
+    public var pipelineValues: Int
+    /// Scenario 2: subscribers of the 10-field state with map + removeDuplicates chains.
+    public var fanOutSubscribers: Int
+    /// Scenario 2: updates sent to those subscribers.
+    public var fanOutUpdates: Int
+    /// Scenario 2: observer counts for the slice comparison, and the updates for each.
+    public var sliceObservers: [Int]
+    public var sliceUpdates: [Int]
+    /// Scenario 3: subscribe + cancel pairs.
+    public var subscribeCancelPairs: Int
+    /// Scenario 4: values delivered through receive(on:) a serial queue.
+    public var receiveOnValues: Int
+    /// Scenario 5: objectWillChange observers and writes to @Published properties.
+    public var publishedObservers: Int
+    public var publishedWrites: Int
+    /// Scenario 6: subscriptions kept in a Set<AnyCancellable>, each on its own subject.
+    public var storedSubscriptions: Int
+    /// Scenario 6: subscriptions kept in a Set<AnyCancellable>, all on one subject.
+    public var oneSubjectSubscribers: Int
+    /// Timed rounds per scenario (each round runs every implementation once).
+    public var rounds: Int
+    /// Timed rounds for the slowest scenarios.
+    public var heavyRounds: Int
+
+    public static let full = Sizes(
+        pipelineValues: 2_000_000,
+        fanOutSubscribers: 1_000,
+        fanOutUpdates: 2_000,
+        sliceObservers: [1_000, 10_000],
+        sliceUpdates: [2_000, 400],
+        subscribeCancelPairs: 1_000_000,
+        receiveOnValues: 1_000_000,
+        publishedObservers: 100,
+        publishedWrites: 50_000,
+        storedSubscriptions: 100_000,
+        oneSubjectSubscribers: 20_000,
+        rounds: 7,
+        heavyRounds: 5)
+
+    public static let quick = Sizes(
+        pipelineValues: 20_000,
+        fanOutSubscribers: 1_000,
+        fanOutUpdates: 20,
+        sliceObservers: [1_000, 10_000],
+        sliceUpdates: [20, 5],
+        subscribeCancelPairs: 5_000,
+        receiveOnValues: 5_000,
+        publishedObservers: 100,
+        publishedWrites: 500,
+        storedSubscriptions: 2_000,
+        oneSubjectSubscribers: 2_000,
+        rounds: 3,
+        heavyRounds: 3)
+}

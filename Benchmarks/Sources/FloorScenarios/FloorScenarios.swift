@@ -1,0 +1,266 @@
+import BenchmarkCore
+import Dispatch
+
+/// The floor: the same work written by hand with no framework — stored closures in a class, a
+/// last-value check, a token registry. Single-threaded where the scenario is (no locks, no demand),
+/// so it is what the work itself costs.
+public enum FloorScenarios {
+    /// 1. A class that stores the map, the filter and the sink as closures, with a last-value check.
+    public static func pipeline(values: Int, probe: Probe) -> Int {
+        let tally = Tally()
+        let pipeline = Pipeline(
+            transform: opaque { PipelineWork.transform($0) },
+            isIncluded: opaque { PipelineWork.isIncluded($0) },
+            receive: opaque { tally.chain($0) })
+        probe.start()
+        for index in 0..<values { pipeline.send(PipelineWork.input(index)) }
+        probe.stop()
+        return tally.checksum
+    }
+
+    /// 2. One observer per subscriber, each with its field's getter, its last value and its handler.
+    public static func fanOut(subscribers: Int, updates: Int, probe: Probe) -> Int {
+        var state = State10()
+        let tally = Tally()
+        let observers = (0..<subscribers).map { index in
+            let getter = State10.getters[index % State10.fieldCount]
+            return FieldObserver(getter: getter, last: getter(state), handler: opaque { tally.add($0) })
+        }
+        probe.start()
+        for update in 0..<updates {
+            let (field, value) = State10.update(update)
+            state.set(field, to: value)
+            for observer in observers { observer.receive(state) }
+        }
+        probe.stop()
+        return tally.checksum
+    }
+
+    /// 2'. A per-field observer list: compare each field once, notify that field's observers.
+    public static func slices(observers: Int, updates: Int, probe: Probe) -> Int {
+        var state = State10()
+        let tally = Tally()
+        let lists = FieldLists(initial: state)
+        for index in 0..<observers {
+            lists.observe(index % State10.fieldCount, opaque { tally.add($0) })
+        }
+        probe.start()
+        for update in 0..<updates {
+            let (field, value) = State10.update(update)
+            state.set(field, to: value)
+            lists.receive(state)
+        }
+        probe.stop()
+        return tally.checksum
+    }
+
+    /// 3. Register a mapping handler under a token, then remove it.
+    public static func subscribeCancel(pairs: Int, probe: Probe) -> Int {
+        let registry = Registry()
+        let tally = Tally()
+        let transform: (Int) -> Int = opaque { $0 &+ 1 }
+        probe.start()
+        for index in 0..<pairs {
+            let token = registry.add(opaque { tally.add(transform($0)) })
+            if index & 1023 == 0 { registry.send(index) }
+            registry.remove(token)
+        }
+        probe.stop()
+        registry.send(-1)
+        return tally.checksum
+    }
+
+    /// 4. One DispatchQueue.async per value.
+    public static func receiveOn(values: Int, probe: Probe) -> Int {
+        let queue = DispatchQueue(label: "benchmarks.floor.receive-on")
+        let tally = Tally()
+        let done = DispatchSemaphore(value: 0)
+        probe.start()
+        for value in 0..<values { queue.async { tally.chain(value) } }
+        queue.async { done.signal() }
+        done.wait()
+        probe.stop()
+        return tally.checksum
+    }
+
+    /// 5. Five properties whose willSet notifies a hand-written observer list.
+    public static func published(observers: Int, writes: Int, probe: Probe) -> Int {
+        let model = FiveProperties()
+        let tally = Tally()
+        for _ in 0..<observers { model.observe(opaque { tally.add(1) }) }
+        probe.start()
+        for write in 0..<writes {
+            switch write % 5 {
+            case 0: model.a = write
+            case 1: model.b = write
+            case 2: model.c = write
+            case 3: model.d = write
+            default: model.e = write
+            }
+        }
+        probe.stop()
+        return tally.checksum &+ model.a &+ model.b &* 3 &+ model.c &* 5 &+ model.d &* 7 &+ model.e &* 11
+    }
+
+    /// 6a. One token per registry, kept in a Set; releasing a token unregisters it.
+    public static func storedSubscriptions(count: Int, probe: Probe) -> Int {
+        let registries = (0..<count).map { _ in Registry() }
+        let tally = Tally()
+        var tokens = Set<Token>()
+        probe.start()
+        for registry in registries { tokens.insert(registry.subscribe(opaque { tally.add($0) })) }
+        probe.stop()
+        for index in stride(from: 0, to: count, by: 100) { registries[index].send(index) }
+        probe.start()
+        tokens = []
+        probe.stop()
+        for index in stride(from: 0, to: count, by: 100) { registries[index].send(-1) }
+        return tally.checksum
+    }
+
+    /// 6b. Many tokens on one registry, kept in a Set, then released.
+    public static func oneSubject(subscribers: Int, probe: Probe) -> Int {
+        let registry = Registry()
+        let tally = Tally()
+        var tokens = Set<Token>()
+        probe.start()
+        for _ in 0..<subscribers { tokens.insert(registry.subscribe(opaque { tally.add($0) })) }
+        probe.stop()
+        registry.send(3)
+        probe.start()
+        tokens = []
+        probe.stop()
+        registry.send(-1)
+        return tally.checksum
+    }
+}
+
+/// Scenario 1: map, filter, last-value check and sink as stored closures.
+final class Pipeline {
+    let transform: (Int) -> Int
+    let isIncluded: (Int) -> Bool
+    let receive: (Int) -> Void
+    var last: Int?
+
+    init(transform: @escaping (Int) -> Int, isIncluded: @escaping (Int) -> Bool, receive: @escaping (Int) -> Void) {
+        self.transform = transform
+        self.isIncluded = isIncluded
+        self.receive = receive
+    }
+
+    func send(_ input: Int) {
+        let value = transform(input)
+        guard isIncluded(value), value != last else { return }
+        last = value
+        receive(value)
+    }
+}
+
+/// Scenario 2: one observer of one field.
+final class FieldObserver {
+    let getter: (State10) -> Int
+    let handler: (Int) -> Void
+    var last: Int
+
+    init(getter: @escaping (State10) -> Int, last: Int, handler: @escaping (Int) -> Void) {
+        self.getter = getter
+        self.last = last
+        self.handler = handler
+    }
+
+    func receive(_ state: State10) {
+        let value = getter(state)
+        guard value != last else { return }
+        last = value
+        handler(value)
+    }
+}
+
+/// Scenario 2': the observers of each field, and each field's last value.
+final class FieldLists {
+    var lists = [[(Int) -> Void]](repeating: [], count: State10.fieldCount)
+    var last: State10
+
+    init(initial: State10) {
+        last = initial
+    }
+
+    func observe(_ field: Int, _ handler: @escaping (Int) -> Void) {
+        lists[field].append(handler)
+    }
+
+    func receive(_ state: State10) {
+        for field in 0..<State10.fieldCount {
+            let value = state.field(field)
+            guard value != last.field(field) else { continue }
+            last.set(field, to: value)
+            for handler in lists[field] { handler(value) }
+        }
+    }
+}
+
+/// Scenarios 3 and 6: handlers registered under integer tokens.
+final class Registry {
+    private var handlers: [Int: (Int) -> Void] = [:]
+    private var nextToken = 0
+
+    func add(_ handler: @escaping (Int) -> Void) -> Int {
+        let token = nextToken
+        nextToken += 1
+        handlers[token] = handler
+        return token
+    }
+
+    func remove(_ token: Int) {
+        handlers[token] = nil
+    }
+
+    func send(_ value: Int) {
+        for handler in handlers.values { handler(value) }
+    }
+
+    /// Registers a handler that stays registered while the returned token lives.
+    func subscribe(_ handler: @escaping (Int) -> Void) -> Token {
+        Token(registry: self, id: add(handler))
+    }
+}
+
+/// Scenario 6: unregisters its handler when released, like an AnyCancellable.
+final class Token: Hashable {
+    let registry: Registry
+    let id: Int
+
+    init(registry: Registry, id: Int) {
+        self.registry = registry
+        self.id = id
+    }
+
+    deinit {
+        registry.remove(id)
+    }
+
+    static func == (lhs: Token, rhs: Token) -> Bool { lhs === rhs }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(self))
+    }
+}
+
+/// Scenario 5: five properties and an observer list notified before each write.
+final class FiveProperties {
+    private var observers: [() -> Void] = []
+
+    var a = 0 { willSet { notify() } }
+    var b = 0 { willSet { notify() } }
+    var c = 0 { willSet { notify() } }
+    var d = 0 { willSet { notify() } }
+    var e = 0 { willSet { notify() } }
+
+    func observe(_ observer: @escaping () -> Void) {
+        observers.append(observer)
+    }
+
+    private func notify() {
+        for observer in observers { observer() }
+    }
+}

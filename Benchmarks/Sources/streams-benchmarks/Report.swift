@@ -1,0 +1,129 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `value` with `digits` decimals.
+func fixed(_ value: Double, _ digits: Int) -> String {
+    guard value.isFinite else { return "-" }
+    var scale = 1.0
+    for _ in 0..<digits { scale *= 10 }
+    let scaled = (abs(value) * scale).rounded()
+    let whole = Int(scaled / scale)
+    let fraction = Int(scaled - Double(whole) * scale)
+    var text = (value < 0 && scaled > 0 ? "-" : "") + String(whole)
+    if digits > 0 {
+        let digitsText = String(fraction)
+        text += "." + String(repeating: "0", count: digits - digitsText.count) + digitsText
+    }
+    return text
+}
+
+/// A time unit chosen for a magnitude in nanoseconds.
+struct TimeUnit {
+    let name: String
+    let nanoseconds: Double
+
+    static func fitting(_ nanoseconds: Double) -> TimeUnit {
+        if nanoseconds < 1_000 { return TimeUnit(name: "ns", nanoseconds: 1) }
+        if nanoseconds < 1_000_000 { return TimeUnit(name: "µs", nanoseconds: 1_000) }
+        return TimeUnit(name: "ms", nanoseconds: 1_000_000)
+    }
+
+    func format(_ nanoseconds: Double) -> String {
+        let value = nanoseconds / self.nanoseconds
+        return fixed(value, value < 10 ? 2 : value < 100 ? 1 : 0)
+    }
+}
+
+/// "12.3 ns (11.9–13.0)": the median in a fitting unit, then the range in the same unit.
+func formatTimes(_ measurement: Measurement?) -> String {
+    guard let measurement, !measurement.nanosecondsPerOperation.isEmpty else { return "-" }
+    let unit = TimeUnit.fitting(measurement.median)
+    return "\(unit.format(measurement.median)) \(unit.name) "
+        + "(\(unit.format(measurement.minimum))–\(unit.format(measurement.maximum)))"
+}
+
+func formatRatio(_ numerator: Measurement?, _ denominator: Measurement?) -> String {
+    guard let numerator, let denominator, !numerator.nanosecondsPerOperation.isEmpty,
+        !denominator.nanosecondsPerOperation.isEmpty, denominator.median > 0
+    else { return "-" }
+    let ratio = numerator.median / denominator.median
+    return fixed(ratio, ratio < 10 ? 2 : 1) + "×"
+}
+
+func formatAllocations(_ measurement: Measurement?) -> String {
+    guard let allocations = measurement?.allocationsPerOperation else { return "-" }
+    return fixed(allocations, allocations < 100 ? 2 : 0)
+}
+
+/// Prints rows as a Markdown table whose columns line up in a terminal too.
+func printTable(header: [String], rightAligned: Set<Int>, rows: [[String]]) {
+    func width(_ text: String) -> Int { text.count }
+    var widths = header.map(width)
+    for row in rows {
+        for (column, cell) in row.enumerated() { widths[column] = max(widths[column], width(cell)) }
+    }
+    func line(_ cells: [String]) -> String {
+        let padded = cells.enumerated().map { column, cell in
+            let padding = String(repeating: " ", count: widths[column] - width(cell))
+            return rightAligned.contains(column) ? padding + cell : cell + padding
+        }
+        return "| " + padded.joined(separator: " | ") + " |"
+    }
+    print(line(header))
+    print(
+        "|"
+            + widths.enumerated().map { column, width in
+                rightAligned.contains(column)
+                    ? String(repeating: "-", count: width + 1) + ":" : String(repeating: "-", count: width + 2)
+            }.joined(separator: "|") + "|")
+    for row in rows { print(line(row)) }
+}
+
+// MARK: - The machine
+
+/// The whole text of a small file, or nil.
+func readTextFile(_ path: String) -> String? {
+    guard let file = fopen(path, "r") else { return nil }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let count = fread(&buffer, 1, buffer.count, file)
+        if count <= 0 { break }
+        bytes.append(contentsOf: buffer[0..<count])
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+func cpuModel() -> String {
+    guard let info = readTextFile("/proc/cpuinfo") else { return "unknown" }
+    for line in info.split(separator: "\n") where line.hasPrefix("model name") {
+        if let colon = line.firstIndex(of: ":") {
+            return line[line.index(after: colon)...].trimmingPrefix(" ").description
+        }
+    }
+    return "unknown"
+}
+
+func loadAverage() -> String {
+    guard let text = readTextFile("/proc/loadavg") else { return "unknown" }
+    return text.split(separator: " ").prefix(3).joined(separator: " ")
+}
+
+func onlineProcessors() -> Int {
+    Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+}
+
+func currentDate() -> String {
+    var now = time(nil)
+    var parts = tm()
+    gmtime_r(&now, &parts)
+    var buffer = [CChar](repeating: 0, count: 64)
+    let count = strftime(&buffer, buffer.count, "%Y-%m-%d %H:%M:%S UTC", &parts)
+    return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}

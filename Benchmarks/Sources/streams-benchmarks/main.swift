@@ -1,0 +1,279 @@
+import BenchmarkCore
+import FloorScenarios
+import OpenCombineScenarios
+import StreamsScenarios
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+let usage = """
+    Usage: streams-benchmarks [--quick] [--filter TEXT]... [--impl NAME]... [--rounds N] [--list]
+
+    Runs each scenario in Streams, OpenCombine and a hand-written floor, interleaved in one process,
+    and prints medians (min–max) per operation, the ratios, and heap allocations per operation.
+
+      --quick         tiny sizes: a smoke test that takes a few seconds
+      --filter TEXT   only the scenario with this id (1, 2a, ...), or those whose title
+                      contains TEXT (repeatable)
+      --impl NAME     only these implementations: streams, opencombine, floor (repeatable);
+                      checksums are still compared among those that run
+      --rounds N      timed rounds per scenario (default 7, 5 for the slowest; 3 with --quick)
+      --list          list the scenarios and exit
+    Build in release mode: swift run -c release --package-path Benchmarks streams-benchmarks
+    """
+
+/// Writes a line to standard error (progress and failures; the report goes to standard output).
+func printError(_ message: String) {
+    var line = message + "\n"
+    line.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+}
+
+func fail(_ message: String) -> Never {
+    printError(message)
+    exit(2)
+}
+
+// MARK: - Options
+
+var quick = false
+var filters: [String] = []
+var selected: [Implementation] = []
+var roundsOverride: Int?
+var listOnly = false
+var arguments = CommandLine.arguments.dropFirst().makeIterator()
+while let argument = arguments.next() {
+    switch argument {
+    case "--quick": quick = true
+    case "--list": listOnly = true
+    case "--filter":
+        guard let text = arguments.next() else { fail("--filter needs a value\n\n" + usage) }
+        filters.append(text.lowercased())
+    case "--impl":
+        guard let name = arguments.next(),
+            let implementation = Implementation.allCases.first(where: { $0.rawValue.lowercased() == name.lowercased() })
+        else { fail("--impl needs one of: streams, opencombine, floor\n\n" + usage) }
+        if !selected.contains(implementation) { selected.append(implementation) }
+    case "--rounds":
+        guard let text = arguments.next(), let rounds = Int(text), rounds > 0 else {
+            fail("--rounds needs a positive number\n\n" + usage)
+        }
+        roundsOverride = rounds
+    case "--help", "-h":
+        print(usage)
+        exit(0)
+    default:
+        fail("unknown option \(argument)\n\n" + usage)
+    }
+}
+let implementations = selected.isEmpty ? Implementation.allCases : Implementation.allCases.filter(selected.contains)
+let sizes = quick ? Sizes.quick : Sizes.full
+
+// MARK: - Scenarios
+
+func grouped(_ number: Int) -> String {
+    let digits = String(number)
+    var result = ""
+    for (index, character) in digits.enumerated() {
+        if index > 0, (digits.count - index) % 3 == 0 { result += "," }
+        result.append(character)
+    }
+    return result
+}
+
+var scenarios: [Scenario] = []
+do {
+    let values = sizes.pipelineValues
+    scenarios.append(
+        Scenario(
+            id: "1", title: "Passthrough→map→filter→removeDuplicates→sink, \(grouped(values)) values",
+            unit: "value", operations: values, rounds: sizes.rounds,
+            run: [
+                .streams: { StreamsScenarios.pipeline(values: values, probe: $0) },
+                .openCombine: { OpenCombineScenarios.pipeline(values: values, probe: $0) },
+                .floor: { FloorScenarios.pipeline(values: values, probe: $0) },
+            ]))
+}
+do {
+    let subscribers = sizes.fanOutSubscribers
+    let updates = sizes.fanOutUpdates
+    scenarios.append(
+        Scenario(
+            id: "2a", title: "CurrentValueSubject<10 fields>, \(grouped(subscribers)) map+removeDuplicates sinks",
+            unit: "update", operations: updates, rounds: sizes.rounds,
+            run: [
+                .streams: { StreamsScenarios.fanOut(subscribers: subscribers, updates: updates, probe: $0) },
+                .openCombine: { OpenCombineScenarios.fanOut(subscribers: subscribers, updates: updates, probe: $0) },
+                .floor: { FloorScenarios.fanOut(subscribers: subscribers, updates: updates, probe: $0) },
+            ]))
+}
+for (index, observers) in sizes.sliceObservers.enumerated() {
+    let updates = sizes.sliceUpdates[index]
+    scenarios.append(
+        Scenario(
+            id: "2\(Character(UnicodeScalar(UInt8(ascii: "b") + UInt8(index))))",
+            title: "Store.slice, \(grouped(observers)) observers (OpenCombine: map+removeDuplicates chains)",
+            unit: "update", operations: updates, rounds: sizes.rounds,
+            run: [
+                .streams: { StreamsScenarios.slices(observers: observers, updates: updates, probe: $0) },
+                .openCombine: { OpenCombineScenarios.slices(observers: observers, updates: updates, probe: $0) },
+                .floor: { FloorScenarios.slices(observers: observers, updates: updates, probe: $0) },
+            ]))
+}
+do {
+    let pairs = sizes.subscribeCancelPairs
+    scenarios.append(
+        Scenario(
+            id: "3", title: "subscribe map+sink then cancel, \(grouped(pairs)) pairs",
+            unit: "pair", operations: pairs, rounds: sizes.heavyRounds,
+            run: [
+                .streams: { StreamsScenarios.subscribeCancel(pairs: pairs, probe: $0) },
+                .openCombine: { OpenCombineScenarios.subscribeCancel(pairs: pairs, probe: $0) },
+                .floor: { FloorScenarios.subscribeCancel(pairs: pairs, probe: $0) },
+            ]))
+}
+do {
+    let values = sizes.receiveOnValues
+    scenarios.append(
+        Scenario(
+            id: "4", title: "receive(on: serial DispatchQueue), \(grouped(values)) values",
+            unit: "value", operations: values, rounds: sizes.heavyRounds,
+            run: [
+                .streams: { StreamsScenarios.receiveOn(values: values, probe: $0) },
+                .openCombine: { OpenCombineScenarios.receiveOn(values: values, probe: $0) },
+                .floor: { FloorScenarios.receiveOn(values: values, probe: $0) },
+            ]))
+}
+do {
+    let observers = sizes.publishedObservers
+    let writes = sizes.publishedWrites
+    scenarios.append(
+        Scenario(
+            id: "5", title: "ObservableObject, 5 @Published, \(grouped(observers)) objectWillChange sinks",
+            unit: "write", operations: writes, rounds: sizes.rounds,
+            run: [
+                .streams: { StreamsScenarios.published(observers: observers, writes: writes, probe: $0) },
+                .openCombine: { OpenCombineScenarios.published(observers: observers, writes: writes, probe: $0) },
+                .floor: { FloorScenarios.published(observers: observers, writes: writes, probe: $0) },
+            ]))
+}
+do {
+    let count = sizes.storedSubscriptions
+    scenarios.append(
+        Scenario(
+            id: "6a", title: "\(grouped(count)) sinks (one subject each) store(in: Set) then released",
+            unit: "subscription", operations: count, rounds: sizes.heavyRounds,
+            run: [
+                .streams: { StreamsScenarios.storedSubscriptions(count: count, probe: $0) },
+                .openCombine: { OpenCombineScenarios.storedSubscriptions(count: count, probe: $0) },
+                .floor: { FloorScenarios.storedSubscriptions(count: count, probe: $0) },
+            ]))
+}
+do {
+    let subscribers = sizes.oneSubjectSubscribers
+    scenarios.append(
+        Scenario(
+            id: "6b", title: "\(grouped(subscribers)) sinks on one subject, store(in: Set) then released",
+            unit: "subscription", operations: subscribers, rounds: sizes.heavyRounds,
+            run: [
+                .streams: { StreamsScenarios.oneSubject(subscribers: subscribers, probe: $0) },
+                .openCombine: { OpenCombineScenarios.oneSubject(subscribers: subscribers, probe: $0) },
+                .floor: { FloorScenarios.oneSubject(subscribers: subscribers, probe: $0) },
+            ]))
+}
+
+// A filter equal to a scenario id selects that scenario; any other filter selects by title.
+let chosen = scenarios.filter { scenario in
+    filters.isEmpty
+        || filters.contains { filter in
+            scenarios.contains { $0.id.lowercased() == filter }
+                ? scenario.id.lowercased() == filter : scenario.title.lowercased().contains(filter)
+        }
+}
+
+if listOnly {
+    for scenario in scenarios { print("\(scenario.id)\t\(scenario.title) (per \(scenario.unit))") }
+    exit(0)
+}
+guard !chosen.isEmpty else { fail("no scenario matches the filter") }
+
+// MARK: - Run
+
+#if DEBUG
+    let configuration = "debug (numbers are meaningless: use -c release)"
+#else
+    let configuration = "release"
+#endif
+print("# Streams benchmarks\(quick ? " (--quick: smoke-test sizes, numbers are not meaningful)" : "")")
+print("")
+print("- date: \(currentDate())")
+print("- machine: \(onlineProcessors()) cores (nproc), CPU: \(cpuModel())")
+print("- build: \(configuration); load average at start: \(loadAverage())")
+print("- implementations: \(implementations.map(\.rawValue).joined(separator: ", ")), interleaved per round")
+if AllocationCounter.isSupported {
+    let counted = AllocationCounter.selfCheck(objects: 1_000)
+    print(
+        "- allocation counting: malloc family replaced in-process, in a separate untimed run; "
+            + "self-check: 1,000 new objects counted as \(grouped(Int(counted))) allocations"
+            + (counted == 1_000 ? "" : " — THE COUNTER IS OFF, allocation columns are unreliable"))
+} else {
+    print("- allocation counting: unavailable on this platform (needs glibc)")
+}
+print("")
+
+var results: [(Scenario, [Implementation: Measurement])] = []
+let started = Probe.now()
+for scenario in chosen {
+    let rounds = roundsOverride ?? scenario.rounds
+    do {
+        let measured = try measure(scenario, implementations: implementations, rounds: rounds) { step in
+            printError("[\(scenario.id)] \(step)")
+        }
+        results.append((scenario, measured))
+    } catch {
+        printError("\n\(error)")
+        print("\n\(error)")
+        print("The implementations disagree: the run fails.")
+        exit(1)
+    }
+}
+let elapsedSeconds = Double(Probe.now() - started) / 1e9
+
+let header = [
+    "#", "scenario", "per", "Streams median (min–max)", "OpenCombine median (min–max)", "floor median (min–max)",
+    "Streams/OC", "Streams/floor", "allocs/op S", "allocs/op OC", "allocs/op floor",
+]
+let rows = results.map { scenario, measured in
+    [
+        scenario.id, scenario.title, scenario.unit,
+        formatTimes(measured[.streams]), formatTimes(measured[.openCombine]), formatTimes(measured[.floor]),
+        formatRatio(measured[.streams], measured[.openCombine]), formatRatio(measured[.streams], measured[.floor]),
+        formatAllocations(measured[.streams]), formatAllocations(measured[.openCombine]),
+        formatAllocations(measured[.floor]),
+    ]
+}
+printTable(header: header, rightAligned: [3, 4, 5, 6, 7, 8, 9, 10], rows: rows)
+print("")
+
+var notes: [String] = []
+for (scenario, measured) in results {
+    for implementation in implementations {
+        if let retained = measured[implementation]?.retainedPerOperation, retained > 0.01 {
+            notes.append(
+                "- \(scenario.id) \(implementation.rawValue): \(fixed(retained, 2)) allocations per \(scenario.unit) "
+                    + "were not freed by the end of the measured stretch")
+        }
+    }
+}
+if !notes.isEmpty {
+    print("Allocations still live when the measurement stopped (expected only where the scenario keeps state):")
+    for note in notes { print(note) }
+    print("")
+}
+print(
+    "Checksums: all implementations agreed in every run. Total time \(fixed(elapsedSeconds, 1)) s; "
+        + "load average at end: \(loadAverage()).")
