@@ -62,12 +62,15 @@ public final class Store<State> {
     /// - Parameter change: Edits the state in place.
     public func update(_ change: @escaping (inout State) -> Void) {
         let applyHere = lock.withLock { () -> Bool in
-            pendingChanges.append(change)
-            guard !isApplyingChanges else { return false }
+            guard !isApplyingChanges else {
+                pendingChanges.append(change)
+                return false
+            }
             isApplyingChanges = true
             return true
         }
         guard applyHere else { return }
+        apply(change)
         while let next = lock.withLock({ () -> ((inout State) -> Void)? in
             guard !pendingChanges.isEmpty else {
                 isApplyingChanges = false
@@ -75,10 +78,14 @@ public final class Store<State> {
             }
             return pendingChanges.removeFirst()
         }) {
-            var state = subject.value
-            next(&state)
-            subject.value = state
+            apply(next)
         }
+    }
+
+    private func apply(_ change: (inout State) -> Void) {
+        var state = subject.value
+        change(&state)
+        subject.value = state
     }
 
     /// A publisher of one part of the state: its current value on subscription, then each value that
