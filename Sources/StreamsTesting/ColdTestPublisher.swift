@@ -92,9 +92,9 @@ public import Streams
 ///
 /// Use ``HotTestPublisher`` for a source that goes on whether or not anyone listens.
 public final class ColdTestPublisher<Output, Failure: Error, SchedulerTimeType: Strideable>: Publisher,
+    // @unchecked: every mutable stored property below is guarded by `lock`; the rest is immutable.
     @unchecked Sendable
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
-    // @unchecked: every mutable stored property below is guarded by `lock`; the rest is immutable.
 
     /// A stride of the scheduler's time: the type of every time in the script and the records.
     public typealias Stride = SchedulerTimeType.Stride

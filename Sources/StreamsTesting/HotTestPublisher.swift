@@ -78,9 +78,9 @@ public import Streams
 ///
 /// Use ``ColdTestPublisher`` for a source that starts over for each subscriber, such as a request.
 public final class HotTestPublisher<Output, Failure: Error, SchedulerTimeType: Strideable>: Publisher,
+    // @unchecked: every mutable stored property below is guarded by `lock`; the rest is immutable.
     @unchecked Sendable
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
-    // @unchecked: every mutable stored property below is guarded by `lock`; the rest is immutable.
 
     /// A stride of the scheduler's time: the type of every time in the script and the records.
     public typealias Stride = SchedulerTimeType.Stride

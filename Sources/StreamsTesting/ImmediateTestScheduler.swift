@@ -68,9 +68,9 @@ public import Streams
 /// throttling, timeouts, timers — since those need time to pass in steps, and an action that keeps
 /// scheduling itself for later would run forever here.
 public final class ImmediateTestScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler,
+    // @unchecked: `currentTime` is guarded by `lock`; actions run outside it.
     @unchecked Sendable
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
-    // @unchecked: `currentTime` is guarded by `lock`; actions run outside it.
 
     private let lock = Lock()
     private var currentTime: SchedulerTimeType

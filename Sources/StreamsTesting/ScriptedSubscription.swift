@@ -10,9 +10,9 @@ import Streams
 /// Until the stream ends it keeps its publisher alive (the publisher's scheduled script holds it only
 /// weakly), so a subscriber keeps receiving even when the test let go of the publisher itself.
 final class ScriptedSubscription<Output, Failure: Error, Time: Strideable>: Subscription, CustomStringConvertible,
+    // @unchecked: every mutable stored property below is guarded by `lock`.
     @unchecked Sendable
 where Time.Stride: SchedulerTimeIntervalConvertible {
-    // @unchecked: every mutable stored property below is guarded by `lock`.
 
     /// What a value does while the subscriber has no demand.
     enum Backlog {

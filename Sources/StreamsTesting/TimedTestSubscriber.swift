@@ -70,10 +70,10 @@ public import Streams
 /// The time of an event is the scheduler's virtual time when the event arrived, whatever thread it
 /// arrived on.
 public final class TimedTestSubscriber<Input, Failure: Error, SchedulerTimeType: Strideable>: Subscriber, Cancellable,
-    @unchecked Sendable
-where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     // @unchecked: every mutable stored property below is guarded by `lock`; `clock` and the demand
     // settings are immutable.
+    @unchecked Sendable
+where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
 
     /// A stride of the scheduler's time: the type of every recorded time.
     public typealias Stride = SchedulerTimeType.Stride

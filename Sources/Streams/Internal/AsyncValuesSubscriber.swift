@@ -15,9 +15,9 @@
 ///   ends every waiting call with `nil`; later calls return `nil` at once.
 /// - A value nobody asked for is a programmer error in the upstream publisher.
 @usableFromInline
+// @unchecked: `status`, `demandBeforeSubscription`, `waiters` and `unclaimedFailure`, and every
+// waiter's properties, are guarded by `lock`.
 final class AsyncValuesSubscriber<Input, Failure: Error>: Subscriber, Cancellable, @unchecked Sendable {
-    // @unchecked: `status`, `demandBeforeSubscription`, `waiters` and `unclaimedFailure`, and every
-    // waiter's properties, are guarded by `lock`.
 
     /// One pending call to `next`: the continuation to resume and, once decided, what it returns.
     @usableFromInline

@@ -18,8 +18,8 @@ final class ObservationSignals: Sendable {
 /// `objectWillChange` or `objectDidChange` is first read; `@Published` looks them up on write, and an
 /// object nobody observes has none to find.
 @usableFromInline
+// @unchecked: `entries` and `sweepThreshold` are guarded by `lock`.
 final class ObservationRegistry: @unchecked Sendable {
-    // @unchecked: `entries` and `sweepThreshold` are guarded by `lock`.
 
     /// One observed object.
     private struct Entry {

@@ -123,8 +123,8 @@ public struct Published<Value> {
 /// `value` is guarded by `lock`; the subject is thread-safe on its own. The object's change signals
 /// are found on the first write after somebody observes the object, then kept.
 @usableFromInline
+// @unchecked: `storedValue`, `signals` and `assignment` are guarded by `lock`.
 final class PublishedStorage<Value>: @unchecked Sendable {
-    // @unchecked: `storedValue`, `signals` and `assignment` are guarded by `lock`.
 
     @usableFromInline
     let subject: CurrentValueSubject<Value, Never>
