@@ -1,4 +1,3 @@
-
 /// A type-erasing cancellable object that executes a provided closure when cancelled.
 ///
 /// An `AnyCancellable` cancels what it wraps when it is deinitialized, so keeping it alive keeps the

@@ -50,7 +50,7 @@ public struct Published<Value> {
     @available(*, unavailable, message: "@Published is only available on properties of classes")
     public var wrappedValue: Value {
         get { fatalError("@Published is only available on properties of classes") }
-        set { fatalError("@Published is only available on properties of classes") }  // swiftlint:disable:this unused_setter_value
+        set { fatalError("@Published is only available on properties of classes") }
     }
 
     /// The property's publisher, `$property`.

@@ -93,7 +93,9 @@ extension Publishers {
         ///   - strategy: The strategy with which to collect and publish elements.
         ///   - options: Scheduler options to use for the strategy.
         @inlinable
-        public init(upstream: Upstream, strategy: Publishers.TimeGroupingStrategy<Context>, options: Context.SchedulerOptions?) {
+        public init(
+            upstream: Upstream, strategy: Publishers.TimeGroupingStrategy<Context>, options: Context.SchedulerOptions?
+        ) {
             self.upstream = upstream
             self.strategy = strategy
             self.options = options

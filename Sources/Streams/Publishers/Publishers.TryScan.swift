@@ -76,8 +76,9 @@ extension Publishers {
         /// Attaches the subscriber through an accumulating subscription to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == any Error {
-            upstream.receive(subscriber:
-                Inner(downstream: subscriber, initialResult: initialResult, nextPartialResult: nextPartialResult))
+            upstream.receive(
+                subscriber:
+                    Inner(downstream: subscriber, initialResult: initialResult, nextPartialResult: nextPartialResult))
         }
     }
 }

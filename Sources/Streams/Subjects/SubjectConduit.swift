@@ -175,7 +175,8 @@ final class SubjectConduitTo<Downstream: Subscriber>: SubjectConduit<Downstream.
 
     @inlinable
     static func deliverCompletion(
-        _ base: SubjectConduit<Downstream.Input, Downstream.Failure>, _ completion: Subscribers.Completion<Downstream.Failure>
+        _ base: SubjectConduit<Downstream.Input, Downstream.Failure>,
+        _ completion: Subscribers.Completion<Downstream.Failure>
     ) {
         let conduit = unsafeDowncast(base, to: SubjectConduitTo.self)
         let box = conduit.lock.withLock { () -> SubscriberBox<Downstream>? in
