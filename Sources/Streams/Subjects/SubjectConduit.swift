@@ -33,6 +33,12 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
     @exclusivity(unchecked)
     final var demand = Subscribers.Demand.none
 
+    /// Whether `demand` has become unlimited, readable without the lock: adding demand to an unlimited
+    /// demand changes nothing, so `addDemand` returns at once (a filtering subscriber returns `.max(1)`
+    /// for every value it drops).
+    @usableFromInline
+    final let hasUnlimitedDemand = AtomicFlag()
+
     /// Guarded by `lock`: whether the subscriber is owed the subject's current value (current-value
     /// subjects only): before its first value, and after it missed one for lack of demand.
     @usableFromInline
@@ -90,9 +96,11 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
     /// Adds demand; a current-value subject then delivers its value if the subscriber is owed it.
     @inlinable
     final func addDemand(_ more: Subscribers.Demand) {
+        if hasUnlimitedDemand.value { return }
         let owed = lock.withLock { () -> Bool in
             guard broadcaster != nil else { return false }
             demand += more
+            if demand == .unlimited { hasUnlimitedDemand.set(true) }
             guard owesCurrentValue, !currentValueQueued else { return false }
             currentValueQueued = true
             return true
