@@ -192,4 +192,3 @@ public struct DateSchedulerTime<Context>: Strideable, Codable, Hashable, Sendabl
         }
     }
 }
-
