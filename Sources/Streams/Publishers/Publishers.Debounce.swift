@@ -103,8 +103,8 @@ extension Publishers.Debounce {
     /// The subscriber and subscription of a debounce: it keeps the latest element and the timer that
     /// will publish it.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, PacedDownstreamDelivering,
+        CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline
         typealias Input = Upstream.Output
@@ -114,10 +114,7 @@ extension Publishers.Debounce {
 
         /// What the inner owes its downstream.
         @usableFromInline
-        enum Event {
-            case value(Upstream.Output)
-            case completion(Subscribers.Completion<Upstream.Failure>)
-        }
+        typealias Event = ScheduledEvent<Upstream.Output, Upstream.Failure>
 
         @usableFromInline
         let dueTime: Context.SchedulerTimeType.Stride
@@ -264,30 +261,10 @@ extension Publishers.Debounce {
             if mustDrain { drain() }
         }
 
-        /// Delivers queued events one at a time, with the lock released during each call.
+        /// The latest element goes with the completion.
         @inlinable
-        func drain() {
-            while let (event, downstream) = lock.withLock({ () -> (Event, Downstream)? in
-                // Once cancelled, nothing more goes out: emptying the queue ends the drain.
-                if self.downstream == nil { delivery.discard() }
-                guard let event = delivery.next(), let downstream = self.downstream else { return nil }
-                if case .completion = event {
-                    self.downstream = nil
-                    currentValue = nil
-                    delivery.discard()
-                }
-                return (event, downstream)
-            }) {
-                switch event {
-                case .value(let value):
-                    let additional = downstream.receive(value)
-                    if additional > 0 {
-                        lock.withLock { demand += additional }
-                    }
-                case .completion(let completion):
-                    downstream.receive(completion: completion)
-                }
-            }
+        func releaseAtCompletion() {
+            currentValue = nil
         }
 
         @inlinable

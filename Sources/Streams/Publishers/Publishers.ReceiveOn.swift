@@ -101,8 +101,8 @@ extension Publishers.ReceiveOn {
     /// hands the rest to a new action, to let the scheduler run its other work. Only one drain is ever
     /// scheduled or running, which keeps deliveries in order and never concurrent.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ScheduledBatchDelivering,
+        CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline
         typealias Input = Upstream.Output
@@ -246,29 +246,6 @@ extension Publishers.ReceiveOn {
                     delivered += batch.count
                     deliver(batch)
                     batch.removeAll(keepingCapacity: true)
-                }
-            }
-        }
-
-        /// Delivers one batch in order, stopping as soon as the subscription is cancelled.
-        @inlinable
-        func deliver(_ batch: ContiguousArray<Event>) {
-            for event in batch {
-                switch event {
-                case .value(let value):
-                    guard lock.withLock({ status.isSubscribed }) else { return }
-                    let demand = downstream.receive(value)
-                    if demand != .none, let subscription = lock.withLock({ status.subscription }) {
-                        subscription.request(demand)
-                    }
-                case .completion(let completion):
-                    let live = lock.withLock { () -> Bool in
-                        guard status.isSubscribed else { return false }
-                        status = .terminal
-                        return true
-                    }
-                    guard live else { return }
-                    downstream.receive(completion: completion)
                 }
             }
         }

@@ -103,8 +103,8 @@ extension Publishers.Throttle {
     /// The subscriber and subscription of a throttle: it keeps the element waiting for its turn and
     /// the time of the last emission.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, PacedDownstreamDelivering,
+        CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline
         typealias Input = Upstream.Output
@@ -114,10 +114,7 @@ extension Publishers.Throttle {
 
         /// What the inner owes its downstream.
         @usableFromInline
-        enum Event {
-            case value(Upstream.Output)
-            case completion(Subscribers.Completion<Upstream.Failure>)
-        }
+        typealias Event = ScheduledEvent<Upstream.Output, Upstream.Failure>
 
         @usableFromInline
         let interval: Context.SchedulerTimeType.Stride
@@ -242,30 +239,9 @@ extension Publishers.Throttle {
             if mustDrain { drain() }
         }
 
-        /// Delivers queued events one at a time, with the lock released during each call.
+        /// Nothing is held for later elements.
         @inlinable
-        func drain() {
-            while let (event, downstream) = lock.withLock({ () -> (Event, Downstream)? in
-                // Once cancelled, nothing more goes out: emptying the queue ends the drain.
-                if self.downstream == nil { delivery.discard() }
-                guard let event = delivery.next(), let downstream = self.downstream else { return nil }
-                if case .completion = event {
-                    self.downstream = nil
-                    delivery.discard()
-                }
-                return (event, downstream)
-            }) {
-                switch event {
-                case .value(let value):
-                    let additional = downstream.receive(value)
-                    if additional > 0 {
-                        lock.withLock { demand += additional }
-                    }
-                case .completion(let completion):
-                    downstream.receive(completion: completion)
-                }
-            }
-        }
+        func releaseAtCompletion() {}
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {

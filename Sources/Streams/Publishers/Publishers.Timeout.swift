@@ -133,8 +133,8 @@ extension Publishers.Timeout {
     /// clock reading per value, not a timer. A timer replaced or stopped is recognized by its
     /// generation and ignored should it still fire.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ScheduledBatchDelivering,
+        CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline
         typealias Input = Upstream.Output
@@ -474,29 +474,6 @@ extension Publishers.Timeout {
                     delivered += batch.count
                     deliver(batch)
                     batch.removeAll(keepingCapacity: true)
-                }
-            }
-        }
-
-        /// Delivers one batch in order, stopping as soon as the stream ends.
-        @inlinable
-        func deliver(_ batch: ContiguousArray<Event>) {
-            for event in batch {
-                switch event {
-                case .value(let value):
-                    guard lock.withLock({ status.isSubscribed }) else { return }
-                    let demand = downstream.receive(value)
-                    if demand != .none, let subscription = lock.withLock({ status.subscription }) {
-                        subscription.request(demand)
-                    }
-                case .completion(let completion):
-                    let live = lock.withLock { () -> Bool in
-                        guard status.isSubscribed else { return false }
-                        status = .terminal
-                        return true
-                    }
-                    guard live else { return }
-                    downstream.receive(completion: completion)
                 }
             }
         }
