@@ -20,6 +20,10 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
     @usableFromInline
     typealias CompletionDelivery = (SubjectConduit, Subscribers.Completion<Failure>) -> Void
 
+    /// Ends the subscription: forgets the subject and lets go of the subscriber.
+    @usableFromInline
+    typealias Cancellation = (SubjectConduit) -> Void
+
     @usableFromInline
     final let lock = Lock()
 
@@ -65,16 +69,24 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
     @usableFromInline
     final let deliverCompletion: CompletionDelivery
 
+    /// Cancellation, formed where the subscriber's type is concrete: `cancel()` arrives through
+    /// `any Subscription`, and running it as specialized code spares the run-time type lookups that
+    /// generic code would make.
+    @usableFromInline
+    final let cancellation: Cancellation
+
     @inlinable
     init(
         broadcaster: SubjectBroadcaster<Output, Failure>, deliverValue: @escaping ValueDelivery,
-        deliverCompletion: @escaping CompletionDelivery
+        deliverCompletion: @escaping CompletionDelivery,
+        cancellation: @escaping Cancellation
     ) {
         self.broadcaster = broadcaster
         keepsCurrentValue = broadcaster.keepsCurrentValue
         owesCurrentValue = broadcaster.keepsCurrentValue
         self.deliverValue = deliverValue
         self.deliverCompletion = deliverCompletion
+        self.cancellation = cancellation
     }
 
     /// Takes one unit of demand for a value about to be delivered. Call with `lock` held.
@@ -118,15 +130,9 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
 
     /// Ends the subscription: the subject forgets the subscriber and sends it nothing more.
     @inlinable
-    func cancel() {
-        let broadcaster = lock.withLock { self.broadcaster.take() }
-        broadcaster?.remove(self)
-        releaseDownstream()
+    final func cancel() {
+        cancellation(self)
     }
-
-    /// Lets go of the subscriber; overridden by the subclass that holds it.
-    @inlinable
-    func releaseDownstream() {}
 
     /// The subscriber, for reflection; overridden by the subclass that holds it.
     @usableFromInline
@@ -166,7 +172,8 @@ final class SubjectConduitTo<Downstream: Subscriber>: SubjectConduit<Downstream.
         super.init(
             broadcaster: broadcaster,
             deliverValue: { SubjectConduitTo.deliverValue($0, $1, $2) },
-            deliverCompletion: { SubjectConduitTo.deliverCompletion($0, $1) })
+            deliverCompletion: { SubjectConduitTo.deliverCompletion($0, $1) },
+            cancellation: { SubjectConduitTo.cancel($0) })
     }
 
     @inlinable
@@ -195,8 +202,11 @@ final class SubjectConduitTo<Downstream: Subscriber>: SubjectConduit<Downstream.
     }
 
     @inlinable
-    override func releaseDownstream() {
-        let box = lock.withLock { downstream.take() }
+    static func cancel(_ base: SubjectConduit<Downstream.Input, Downstream.Failure>) {
+        let conduit = unsafeDowncast(base, to: SubjectConduitTo.self)
+        let broadcaster = conduit.lock.withLock { conduit.broadcaster.take() }
+        broadcaster?.remove(conduit)
+        let box = conduit.lock.withLock { conduit.downstream.take() }
         withExtendedLifetime(box) {}
     }
 

@@ -162,7 +162,8 @@ extension Publisher {
     ) -> AnyCancellable {
         let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
         receive(subscriber: sink)
-        return AnyCancellable(sink)
+        // A closure formed here runs the sink's cancellation as code specialized for its types.
+        return AnyCancellable { sink.cancel() }
     }
 }
 
