@@ -5,14 +5,23 @@
 /// thread or re-entrantly from a subscriber, is queued and delivered by that thread once the current
 /// value has reached every subscriber. So every subscriber sees values in the order they were sent, a
 /// subscriber is never called concurrently, and no lock is held while calling out.
+///
+/// The thread that delivers owns the subscriber list while it delivers: subscribers that attach or
+/// cancel meanwhile are queued with the values, and the delivering thread applies those changes in
+/// turn. So delivery walks the list itself, without copying it or retaining its subscribers.
 @usableFromInline
 final class SubjectBroadcaster<Output, Failure: Error> {
-    /// A delivery waiting for the thread that is delivering.
     @usableFromInline
-    enum PendingDelivery {
-        case value(Output, SubjectSubscriberList<Output, Failure>)
-        case completion(Subscribers.Completion<Failure>, SubjectSubscriberList<Output, Failure>)
-        case currentValue(SubjectConduit<Output, Failure>)
+    typealias Conduit = SubjectConduit<Output, Failure>
+
+    /// Work waiting for the thread that is delivering.
+    @usableFromInline
+    enum PendingWork {
+        case value(Output)
+        case completion(Subscribers.Completion<Failure>)
+        case currentValue(Conduit)
+        case attach(Conduit)
+        case detach(Conduit)
     }
 
     @usableFromInline
@@ -22,7 +31,8 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     @usableFromInline
     let keepsCurrentValue: Bool
 
-    /// Guarded by `lock`.
+    /// Changed with `lock` held, and only while no thread delivers or by the delivering thread; read
+    /// with `lock` held, or without it by the delivering thread.
     @usableFromInline
     @exclusivity(unchecked)
     var subscribers = SubjectSubscriberList<Output, Failure>()
@@ -37,10 +47,10 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     @exclusivity(unchecked)
     var isDelivering = false
 
-    /// Guarded by `lock`: deliveries queued behind the one in progress, oldest at `pendingStart`.
+    /// Guarded by `lock`: work queued behind the delivery in progress, oldest at `pendingStart`.
     @usableFromInline
     @exclusivity(unchecked)
-    var pending: [PendingDelivery] = []
+    var pending: [PendingWork] = []
 
     @usableFromInline
     @exclusivity(unchecked)
@@ -82,7 +92,11 @@ final class SubjectBroadcaster<Output, Failure: Error> {
         let conduit = SubjectConduitTo(broadcaster: self, downstream: subscriber)
         let finished: Subscribers.Completion<Failure>? = lock.withLock {
             if let completion { return completion }
-            subscribers.append(conduit)
+            if isDelivering {
+                pending.append(.attach(conduit))
+            } else {
+                subscribers.append(conduit)
+            }
             return nil
         }
         if let completion = finished {
@@ -94,10 +108,19 @@ final class SubjectBroadcaster<Output, Failure: Error> {
         }
     }
 
-    /// Forgets a cancelled subscriber.
+    /// Forgets a cancelled subscriber and lets go of it, at once or, while a thread delivers, when
+    /// that thread reaches the cancellation.
     @inlinable
-    func remove(_ conduit: SubjectConduit<Output, Failure>) {
-        lock.withLock { subscribers.remove(conduit) }
+    func remove(_ conduit: Conduit) {
+        let released = lock.withLock { () -> Unmanaged<AnyObject>? in
+            if isDelivering {
+                pending.append(.detach(conduit))
+                return nil
+            }
+            subscribers.remove(conduit)
+            return conduit.takeDownstream()
+        }
+        released?.release()
     }
 
     /// The number of attached subscribers.
@@ -126,19 +149,19 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     /// Sends a value to every subscriber with demand; a current-value subject also stores it.
     @inlinable
     func send(_ value: Output) {
-        let recipients: SubjectSubscriberList<Output, Failure>? = lock.withLock {
-            guard completion == nil else { return nil }
+        let deliversNow = lock.withLock { () -> Bool in
+            guard completion == nil else { return false }
             if keepsCurrentValue { currentValue = value }
             if isDelivering {
-                if !subscribers.isEmpty { pending.append(.value(value, subscribers)) }
-                return nil
+                pending.append(.value(value))
+                return false
             }
-            guard !subscribers.isEmpty else { return nil }
+            guard !subscribers.isEmpty else { return false }
             isDelivering = true
-            return subscribers
+            return true
         }
-        guard let recipients else { return }
-        deliver(value, to: recipients)
+        guard deliversNow else { return }
+        deliver(value)
         deliverPending()
     }
 
@@ -148,14 +171,12 @@ final class SubjectBroadcaster<Output, Failure: Error> {
         let recipients: SubjectSubscriberList<Output, Failure>? = lock.withLock {
             guard self.completion == nil else { return nil }
             self.completion = completion
-            let recipients = subscribers
-            subscribers = SubjectSubscriberList()
             if isDelivering {
-                pending.append(.completion(completion, recipients))
+                pending.append(.completion(completion))
                 return nil
             }
             isDelivering = true
-            return recipients
+            return takeSubscribersLocked()
         }
         guard let recipients else { return }
         deliver(completion, to: recipients)
@@ -164,21 +185,44 @@ final class SubjectBroadcaster<Output, Failure: Error> {
 
     /// Queues the delivery of the current value to a subscriber that is owed it.
     @inlinable
-    func sendCurrentValue(to conduit: SubjectConduit<Output, Failure>) {
-        let deliverNow = lock.withLock {
+    func sendCurrentValue(to conduit: Conduit) {
+        let deliversNow = lock.withLock {
             pending.append(.currentValue(conduit))
             if isDelivering { return false }
             isDelivering = true
             return true
         }
-        if deliverNow { deliverPending() }
+        if deliversNow { deliverPending() }
     }
 
     // MARK: Delivering
 
+    /// Empties the subscriber list and returns what it held. Call with `lock` held.
     @inlinable
-    func deliver(_ value: Output, to recipients: SubjectSubscriberList<Output, Failure>) {
-        recipients.forEach { conduit in
+    func takeSubscribersLocked() -> SubjectSubscriberList<Output, Failure> {
+        let recipients = subscribers
+        subscribers = SubjectSubscriberList()
+        return recipients
+    }
+
+    /// Delivers a value to every subscriber in the list. Only the delivering thread calls it: nothing
+    /// changes the list meanwhile, so it is read in place and its conduits are not retained.
+    @inlinable
+    func deliver(_ value: Output) {
+        if let conduit = subscribers.onlyConduit {
+            Self.deliver(value, through: conduit)
+            return
+        }
+        guard case .many(let slots, _) = subscribers.storage else { return }
+        for slot in slots.indices {
+            guard let conduit = slots[slot] else { continue }
+            Self.deliver(value, through: Unmanaged.passUnretained(conduit))
+        }
+    }
+
+    @inlinable
+    static func deliver(_ value: Output, through conduit: Unmanaged<Conduit>) {
+        conduit._withUnsafeGuaranteedRef { conduit in
             if let more = conduit.deliverValue(conduit, value, false), more > 0 {
                 conduit.addDemand(more)
             }
@@ -192,11 +236,11 @@ final class SubjectBroadcaster<Output, Failure: Error> {
         }
     }
 
-    /// Delivers queued deliveries until none is left, then gives up the delivering role.
+    /// Does the queued work until none is left, then gives up the delivering role.
     @inlinable
     func deliverPending() {
         while true {
-            let next: (PendingDelivery, Output?)? = lock.withLock {
+            let next: (PendingWork, Output?)? = lock.withLock {
                 guard pendingStart < pending.count else {
                     if pendingStart > 0 {
                         pending.removeAll(keepingCapacity: pending.capacity <= 64)
@@ -205,24 +249,33 @@ final class SubjectBroadcaster<Output, Failure: Error> {
                     isDelivering = false
                     return nil
                 }
-                let delivery = pending[pendingStart]
+                let work = pending[pendingStart]
                 pendingStart += 1
-                if case .currentValue(let conduit) = delivery, subscribers.contains(conduit) {
-                    return (delivery, currentValue)
+                if case .currentValue(let conduit) = work, subscribers.contains(conduit) {
+                    return (work, currentValue)
                 }
-                return (delivery, nil)
+                return (work, nil)
             }
-            guard let (delivery, current) = next else { return }
-            switch delivery {
-            case .value(let value, let recipients):
-                deliver(value, to: recipients)
-            case .completion(let completion, let recipients):
+            guard let (work, current) = next else { return }
+            switch work {
+            case .value(let value):
+                deliver(value)
+            case .completion(let completion):
+                let recipients = lock.withLock { takeSubscribersLocked() }
                 deliver(completion, to: recipients)
             case .currentValue(let conduit):
                 guard let current else { continue }
                 if let more = conduit.deliverValue(conduit, current, true), more > 0 {
                     conduit.addDemand(more)
                 }
+            case .attach(let conduit):
+                lock.withLock { subscribers.append(conduit) }
+            case .detach(let conduit):
+                let released = lock.withLock { () -> Unmanaged<AnyObject>? in
+                    subscribers.remove(conduit)
+                    return conduit.takeDownstream()
+                }
+                released?.release()
             }
         }
     }

@@ -6,7 +6,9 @@
 /// subscriber's type. They capture nothing, and they are formed where that type is concrete, so the
 /// delivery path is specialized code.
 ///
-/// Demand, flags and the subscriber are guarded by `lock`; `slot` is guarded by the subject's lock.
+/// Demand and flags are guarded by `lock`. The subscriber belongs to the subject's delivering thread:
+/// only that thread calls it, and it is let go with the subject's lock held, by that thread or while
+/// no thread delivers. So delivery reads it without a lock and without retaining it.
 @usableFromInline
 class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConvertible, CustomReflectable,
     CustomPlaygroundDisplayConvertible
@@ -20,7 +22,7 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
     @usableFromInline
     typealias CompletionDelivery = (SubjectConduit, Subscribers.Completion<Failure>) -> Void
 
-    /// Ends the subscription: forgets the subject and lets go of the subscriber.
+    /// Ends the subscription: the subject forgets the subscriber and lets go of it.
     @usableFromInline
     typealias Cancellation = (SubjectConduit) -> Void
 
@@ -43,6 +45,12 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
     @usableFromInline
     final let hasUnlimitedDemand = AtomicFlag()
 
+    /// Whether every value may be delivered without looking at the demand: the subscription is live,
+    /// its demand is unlimited and it owes no current value. Changed with `lock` held; delivery reads
+    /// it without the lock.
+    @usableFromInline
+    final let deliversFreely = AtomicFlag()
+
     /// Guarded by `lock`: whether the subscriber is owed the subject's current value (current-value
     /// subjects only): before its first value, and after it missed one for lack of demand.
     @usableFromInline
@@ -58,6 +66,12 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
     @usableFromInline
     @exclusivity(unchecked)
     final var slot = -1
+
+    /// The subscriber's box, retained; `nil` once let go. Read by the subject's delivering thread;
+    /// changed with the subject's lock held, by that thread or while no thread delivers.
+    @usableFromInline
+    @exclusivity(unchecked)
+    final var downstreamStorage: UnsafeMutableRawPointer?
 
     /// Whether the subject is a current-value subject.
     @usableFromInline
@@ -77,16 +91,37 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
 
     @inlinable
     init(
-        broadcaster: SubjectBroadcaster<Output, Failure>, deliverValue: @escaping ValueDelivery,
-        deliverCompletion: @escaping CompletionDelivery,
+        broadcaster: SubjectBroadcaster<Output, Failure>, downstream: AnyObject,
+        deliverValue: @escaping ValueDelivery, deliverCompletion: @escaping CompletionDelivery,
         cancellation: @escaping Cancellation
     ) {
         self.broadcaster = broadcaster
         keepsCurrentValue = broadcaster.keepsCurrentValue
         owesCurrentValue = broadcaster.keepsCurrentValue
+        downstreamStorage = Unmanaged.passRetained(downstream).toOpaque()
         self.deliverValue = deliverValue
         self.deliverCompletion = deliverCompletion
         self.cancellation = cancellation
+    }
+
+    deinit {
+        takeDownstream()?.release()
+    }
+
+    /// Removes the subscriber's box and hands over its retain. Call with the subject's lock held.
+    @inlinable
+    final func takeDownstream() -> Unmanaged<AnyObject>? {
+        guard let storage = downstreamStorage else { return nil }
+        downstreamStorage = nil
+        return Unmanaged.fromOpaque(storage)
+    }
+
+    /// Ends the subscription's life as far as demand goes. Call with `lock` held; returns the subject
+    /// it was attached to, or `nil` if it had already ended.
+    @inlinable
+    final func endLocked() -> SubjectBroadcaster<Output, Failure>? {
+        deliversFreely.set(false)
+        return broadcaster.take()
     }
 
     /// Takes one unit of demand for a value about to be delivered. Call with `lock` held.
@@ -102,6 +137,7 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
         }
         demand -= 1
         owesCurrentValue = false
+        if demand == .unlimited { deliversFreely.set(true) }
         return true
     }
 
@@ -112,7 +148,10 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
         let owed = lock.withLock { () -> Bool in
             guard broadcaster != nil else { return false }
             demand += more
-            if demand == .unlimited { hasUnlimitedDemand.set(true) }
+            if demand == .unlimited {
+                hasUnlimitedDemand.set(true)
+                if !owesCurrentValue { deliversFreely.set(true) }
+            }
             guard owesCurrentValue, !currentValueQueued else { return false }
             currentValueQueued = true
             return true
@@ -158,61 +197,62 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
     final var playgroundDescription: Any { description }
 }
 
-/// The conduit of one subscriber type: it holds the subscriber until the subscription ends.
+/// The conduit of one subscriber type.
 @usableFromInline
 final class SubjectConduitTo<Downstream: Subscriber>: SubjectConduit<Downstream.Input, Downstream.Failure> {
-    /// Guarded by `lock`; `nil` once cancelled or completed.
     @usableFromInline
-    @exclusivity(unchecked)
-    var downstream: SubscriberBox<Downstream>?
+    typealias Box = SubscriberBox<Downstream>
 
     @inlinable
     init(broadcaster: SubjectBroadcaster<Downstream.Input, Downstream.Failure>, downstream: Downstream) {
-        self.downstream = SubscriberBox(downstream)
         super.init(
             broadcaster: broadcaster,
+            downstream: Box(downstream),
             deliverValue: { SubjectConduitTo.deliverValue($0, $1, $2) },
             deliverCompletion: { SubjectConduitTo.deliverCompletion($0, $1) },
             cancellation: { SubjectConduitTo.cancel($0) })
     }
 
     @inlinable
+    static func cancel(_ base: SubjectConduit<Downstream.Input, Downstream.Failure>) {
+        let broadcaster = base.lock.withLock { base.endLocked() }
+        broadcaster?.remove(base)
+    }
+
+    /// Delivers a value; called by the subject's delivering thread only.
+    @inlinable
     static func deliverValue(
         _ base: SubjectConduit<Downstream.Input, Downstream.Failure>, _ value: Downstream.Input, _ isCurrentValue: Bool
     ) -> Subscribers.Demand? {
-        let conduit = unsafeDowncast(base, to: SubjectConduitTo.self)
-        let box = conduit.lock.withLock {
-            conduit.takeDemandLocked(forCurrentValue: isCurrentValue) ? conduit.downstream : nil
+        if isCurrentValue || !base.deliversFreely.value {
+            guard base.lock.withLock({ base.takeDemandLocked(forCurrentValue: isCurrentValue) }) else { return nil }
         }
-        guard let box else { return nil }
-        return box.subscriber.receive(value)
+        guard let storage = base.downstreamStorage else { return nil }
+        return Unmanaged<Box>.fromOpaque(storage)._withUnsafeGuaranteedRef { box in
+            box.subscriber.receive(value)
+        }
     }
 
+    /// Ends the subscription and delivers the completion; called by the subject's delivering thread
+    /// only.
     @inlinable
     static func deliverCompletion(
         _ base: SubjectConduit<Downstream.Input, Downstream.Failure>,
         _ completion: Subscribers.Completion<Downstream.Failure>
     ) {
-        let conduit = unsafeDowncast(base, to: SubjectConduitTo.self)
-        let box = conduit.lock.withLock { () -> SubscriberBox<Downstream>? in
-            guard conduit.broadcaster.take() != nil else { return nil }
-            return conduit.downstream.take()
-        }
-        box?.subscriber.receive(completion: completion)
-    }
-
-    @inlinable
-    static func cancel(_ base: SubjectConduit<Downstream.Input, Downstream.Failure>) {
-        let conduit = unsafeDowncast(base, to: SubjectConduitTo.self)
-        let broadcaster = conduit.lock.withLock { conduit.broadcaster.take() }
-        broadcaster?.remove(conduit)
-        let box = conduit.lock.withLock { conduit.downstream.take() }
-        withExtendedLifetime(box) {}
+        guard let broadcaster = base.lock.withLock({ base.endLocked() }) else { return }
+        guard let storage = broadcaster.lock.withLock({ base.takeDownstream() }) else { return }
+        let box = Unmanaged<Box>.fromOpaque(storage.toOpaque()).takeRetainedValue()
+        box.subscriber.receive(completion: completion)
     }
 
     @usableFromInline
     override var downstreamForReflection: Any? {
-        lock.withLock { downstream?.subscriber }
+        guard let broadcaster = lock.withLock({ broadcaster }) else { return nil }
+        return broadcaster.lock.withLock { () -> Any? in
+            guard let storage = downstreamStorage else { return nil }
+            return Unmanaged<Box>.fromOpaque(storage).takeUnretainedValue().subscriber
+        }
     }
 }
 

@@ -100,6 +100,14 @@ struct SubjectSubscriberList<Output, Failure: Error> {
         return true
     }
 
+    /// The only conduit, unretained, if the list holds exactly one. The caller keeps the list unchanged
+    /// while it uses the conduit.
+    @inlinable
+    var onlyConduit: Unmanaged<Conduit>? {
+        guard case .single(let conduit) = storage else { return nil }
+        return Unmanaged.passUnretained(conduit)
+    }
+
     /// Calls `body` for each conduit, in subscription order.
     @inlinable
     func forEach(_ body: (Conduit) -> Void) {

@@ -147,6 +147,105 @@ import Testing
         #expect(late.values == [2])
     }
 
+    @Test func subscriberCancelledByAnotherDuringDeliveryMissesTheValueInProgress() {
+        let subject = PassthroughSubject<Int, Never>()
+        let first = TestSubscriber<Int, Never>()
+        let second = TestSubscriber<Int, Never>()
+        let third = TestSubscriber<Int, Never>()
+        first.onReceiveValue { if $0 == 2 { second.cancel() } }
+        subject.subscribe(first)
+        subject.subscribe(second)
+        subject.subscribe(third)
+        for value in 1...3 { subject.send(value) }
+        #expect(first.values == [1, 2, 3])
+        #expect(second.values == [1])
+        #expect(third.values == [1, 2, 3])
+    }
+
+    @Test func subscriberCancellingItselfDuringDeliveryIsReleased() {
+        let subject = PassthroughSubject<Int, Never>()
+        let observer = TestSubscriber<Int, Never>()
+        weak var weakSubscriber: TestSubscriber<Int, Never>?
+        do {
+            let subscriber = TestSubscriber<Int, Never>()
+            weakSubscriber = subscriber
+            subscriber.onReceiveValue { [unowned subscriber] _ in subscriber.cancel() }
+            subject.subscribe(subscriber)
+        }
+        subject.subscribe(observer)
+        subject.send(1)
+        #expect(weakSubscriber == nil)
+        subject.send(2)
+        #expect(observer.values == [1, 2])
+    }
+
+    @Test func subscriberAttachedAndCancelledDuringOneDeliveryGetsNothingAndIsReleased() {
+        let subject = PassthroughSubject<Int, Never>()
+        let host = TestSubscriber<Int, Never>()
+        weak var weakGuest: TestSubscriber<Int, Never>?
+        host.onReceiveValue { value in
+            guard value == 1 else { return }
+            let guest = TestSubscriber<Int, Never>()
+            weakGuest = guest
+            subject.subscribe(guest)
+            subject.send(10)
+            guest.cancel()
+        }
+        subject.subscribe(host)
+        subject.send(1)
+        subject.send(2)
+        #expect(host.values == [1, 10, 2])
+        #expect(weakGuest == nil)
+    }
+
+    @Test func subscriberAttachedDuringDeliveryGetsACompletionSentAfterIt() {
+        let subject = PassthroughSubject<Int, Never>()
+        let host = TestSubscriber<Int, Never>()
+        let guest = TestSubscriber<Int, Never>()
+        host.onReceiveValue { value in
+            guard value == 1 else { return }
+            subject.subscribe(guest)
+            subject.send(2)
+            subject.send(completion: .finished)
+        }
+        subject.subscribe(host)
+        subject.send(1)
+        #expect(host.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+        #expect(guest.events == [.subscription, .value(2), .completion(.finished)])
+    }
+
+    @Test func subscriberCancelledFromAnotherThreadDuringDeliveryIsReleasedWhenDeliveryEnds() {
+        let subject = PassthroughSubject<Int, Never>()
+        let entered = DispatchSemaphore(value: 0)
+        let resume = DispatchSemaphore(value: 0)
+        let delivered = DispatchSemaphore(value: 0)
+        let blocker = TestSubscriber<Int, Never>()
+        blocker.onReceiveValue { value in
+            guard value == 1 else { return }
+            entered.signal()
+            resume.wait()
+        }
+        subject.subscribe(blocker)
+        weak var weakSubscriber: TestSubscriber<Int, Never>?
+        do {
+            let subscriber = TestSubscriber<Int, Never>()
+            weakSubscriber = subscriber
+            subject.subscribe(subscriber)
+            DispatchQueue.global().async {
+                subject.send(1)
+                delivered.signal()
+            }
+            entered.wait()
+            subscriber.cancel()
+        }
+        #expect(weakSubscriber != nil)
+        resume.signal()
+        delivered.wait()
+        #expect(weakSubscriber == nil)
+        subject.send(2)
+        #expect(blocker.values == [1, 2])
+    }
+
     @Test func releasesSubscribersOnCancelAndCompletion() {
         let subject = PassthroughSubject<Int, Never>()
         weak var weakSubscriber: TestSubscriber<Int, Never>?
