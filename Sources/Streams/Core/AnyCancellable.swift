@@ -12,27 +12,27 @@
 /// Cancelling is thread-safe and happens at most once, whichever of ``cancel()`` and `deinit` comes
 /// first.
 public final class AnyCancellable: Cancellable, Hashable {
-    /// What to run on cancellation: a closure, or a cancellable kept without wrapping it in a closure.
-    @usableFromInline
-    enum Action {
-        case closure(() -> Void)
-        case cancellable(any Cancellable)
-    }
-
     @usableFromInline
     let lock = Lock()
 
-    /// Guarded by `lock`; `nil` once cancelled.
+    /// Guarded by `lock`: the closure to run on cancellation; `nil` once cancelled, or when the
+    /// instance wraps a cancellable.
     @usableFromInline
     @exclusivity(unchecked)
-    var action: Action?
+    var closure: (() -> Void)?
+
+    /// Guarded by `lock`: the cancellable to cancel, kept as it is rather than wrapped in a closure;
+    /// `nil` once cancelled, or when the instance wraps a closure.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var cancellable: (any Cancellable)?
 
     /// Creates a cancellable object that runs the given closure on cancellation.
     ///
     /// - Parameter cancel: The closure to run when ``cancel()`` is called or the object is released.
     @inlinable
     public init(_ cancel: @escaping () -> Void) {
-        action = .closure(cancel)
+        closure = cancel
     }
 
     /// Creates a cancellable object that cancels the given cancellable on cancellation.
@@ -41,26 +41,26 @@ public final class AnyCancellable: Cancellable, Hashable {
     ///   released.
     @inlinable
     public init<C: Cancellable>(_ canceller: C) {
-        action = .cancellable(canceller)
+        cancellable = canceller
     }
 
     deinit {
-        run(action)
+        closure?()
+        cancellable?.cancel()
     }
 
     /// Cancels the activity, once; later calls do nothing.
     @inlinable
     public func cancel() {
-        run(lock.withLock { action.take() })
-    }
-
-    @inlinable
-    func run(_ action: Action?) {
-        switch action {
-        case .closure(let cancel): cancel()
-        case .cancellable(let cancellable): cancellable.cancel()
-        case nil: break
+        let (closure, cancellable) = lock.withLock { () -> ((() -> Void)?, (any Cancellable)?) in
+            var closure: (() -> Void)? = nil
+            var cancellable: (any Cancellable)? = nil
+            swap(&closure, &self.closure)
+            swap(&cancellable, &self.cancellable)
+            return (closure, cancellable)
         }
+        closure?()
+        cancellable?.cancel()
     }
 
     /// Stores this instance in the specified collection.

@@ -53,7 +53,11 @@ enum SubscriptionStatus {
     /// Ends the stream, returning the live subscription, if there was one, for the caller to cancel.
     @inlinable
     mutating func terminate() -> (any Subscription)? {
-        defer { self = .terminal }
-        return subscription
+        var previous = SubscriptionStatus.terminal
+        swap(&previous, &self)
+        switch consume previous {
+        case .subscribed(let subscription): return subscription
+        case .awaitingSubscription, .terminal: return nil
+        }
     }
 }

@@ -89,22 +89,40 @@ extension Subscribers {
             }
         }
 
+        /// The value closure alone, wrapped so that reading it out of the lock copies it as it is
+        /// stored.
+        @usableFromInline
+        struct ValueHandler {
+            @usableFromInline
+            let call: (Input) -> Void
+
+            @inlinable
+            init(_ call: @escaping (Input) -> Void) {
+                self.call = call
+            }
+        }
+
+        /// Ends the sink: returns its closures and its subscription, moved out rather than copied.
+        /// Call with `lock` held.
+        @inlinable
+        func takeEverythingLocked() -> (Handlers?, (any Subscription)?) {
+            var handlers: Handlers? = nil
+            swap(&handlers, &self.handlers)
+            return (handlers, status.terminate())
+        }
+
         /// Calls ``receiveValue`` with the value.
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
-            let handlers = lock.withLock { self.handlers }
-            handlers?.receiveValue(value)
+            let handler = lock.withLock { handlers.map { ValueHandler($0.receiveValue) } }
+            handler?.call(value)
             return .none
         }
 
         /// Calls ``receiveCompletion`` and releases the closures and the subscription.
         @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
-            let (handlers, subscription) = lock.withLock {
-                let subscription = status.subscription
-                status = .terminal
-                return (self.handlers.take(), subscription)
-            }
+            let (handlers, subscription) = lock.withLock { takeEverythingLocked() }
             withExtendedLifetime(subscription) {
                 handlers?.receiveCompletion(completion)
             }
@@ -113,11 +131,7 @@ extension Subscribers {
         /// Cancels the subscription and releases the closures.
         @inlinable
         public func cancel() {
-            let (subscription, handlers) = lock.withLock {
-                let subscription = status.subscription
-                status = .terminal
-                return (subscription, self.handlers.take())
-            }
+            let (handlers, subscription) = lock.withLock { takeEverythingLocked() }
             withExtendedLifetime(handlers) {
                 subscription?.cancel()
             }
