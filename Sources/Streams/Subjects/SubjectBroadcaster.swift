@@ -215,8 +215,8 @@ final class SubjectBroadcaster<Output, Failure: Error> {
         }
         guard case .many(let slots, _) = subscribers.storage else { return }
         for slot in slots.indices {
-            guard let conduit = slots[slot] else { continue }
-            Self.deliver(value, through: Unmanaged.passUnretained(conduit))
+            guard let conduit = SubjectSubscriberList.conduit(in: slots, at: slot) else { continue }
+            Self.deliver(value, through: conduit)
         }
     }
 

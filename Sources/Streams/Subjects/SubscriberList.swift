@@ -108,6 +108,14 @@ struct SubjectSubscriberList<Output, Failure: Error> {
         return Unmanaged.passUnretained(conduit)
     }
 
+    /// The conduit in a slot, unretained, or `nil` for an empty slot. The caller keeps the slots
+    /// unchanged while it uses the conduit.
+    @inlinable
+    static func conduit(in slots: ContiguousArray<Conduit?>, at index: Int) -> Unmanaged<Conduit>? {
+        guard let conduit = slots[index] else { return nil }
+        return Unmanaged.passUnretained(conduit)
+    }
+
     /// Calls `body` for each conduit, in subscription order.
     @inlinable
     func forEach(_ body: (Conduit) -> Void) {
