@@ -15,24 +15,17 @@ public final class AnyCancellable: Cancellable, Hashable {
     @usableFromInline
     let lock = Lock()
 
-    /// Guarded by `lock`: the closure to run on cancellation; `nil` once cancelled, or when the
-    /// instance wraps a cancellable.
+    /// Guarded by `lock`: what to run on cancellation; `nil` once cancelled.
     @usableFromInline
     @exclusivity(unchecked)
-    var closure: (() -> Void)?
-
-    /// Guarded by `lock`: the cancellable to cancel, kept as it is rather than wrapped in a closure;
-    /// `nil` once cancelled, or when the instance wraps a closure.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var cancellable: (any Cancellable)?
+    var action: (() -> Void)?
 
     /// Creates a cancellable object that runs the given closure on cancellation.
     ///
     /// - Parameter cancel: The closure to run when ``cancel()`` is called or the object is released.
     @inlinable
     public init(_ cancel: @escaping () -> Void) {
-        closure = cancel
+        action = cancel
     }
 
     /// Creates a cancellable object that cancels the given cancellable on cancellation.
@@ -41,26 +34,22 @@ public final class AnyCancellable: Cancellable, Hashable {
     ///   released.
     @inlinable
     public init<C: Cancellable>(_ canceller: C) {
-        cancellable = canceller
+        action = { canceller.cancel() }
     }
 
     deinit {
-        closure?()
-        cancellable?.cancel()
+        action?()
     }
 
     /// Cancels the activity, once; later calls do nothing.
     @inlinable
     public func cancel() {
-        let (closure, cancellable) = lock.withLock { () -> ((() -> Void)?, (any Cancellable)?) in
-            var closure: (() -> Void)? = nil
-            var cancellable: (any Cancellable)? = nil
-            swap(&closure, &self.closure)
-            swap(&cancellable, &self.cancellable)
-            return (closure, cancellable)
+        let action = lock.withLock { () -> (() -> Void)? in
+            var action: (() -> Void)? = nil
+            swap(&action, &self.action)
+            return action
         }
-        closure?()
-        cancellable?.cancel()
+        action?()
     }
 
     /// Stores this instance in the specified collection.

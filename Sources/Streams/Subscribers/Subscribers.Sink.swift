@@ -102,13 +102,15 @@ extension Subscribers {
             }
         }
 
-        /// Ends the sink: returns its closures and its subscription, moved out rather than copied.
+        /// Ends the sink: returns its closures and its former status, moved out rather than copied.
         /// Call with `lock` held.
         @inlinable
-        func takeEverythingLocked() -> (Handlers?, (any Subscription)?) {
+        func takeEverythingLocked() -> (Handlers?, SubscriptionStatus) {
             var handlers: Handlers? = nil
             swap(&handlers, &self.handlers)
-            return (handlers, status.terminate())
+            var status = SubscriptionStatus.terminal
+            swap(&status, &self.status)
+            return (handlers, status)
         }
 
         /// Calls ``receiveValue`` with the value.
@@ -122,8 +124,8 @@ extension Subscribers {
         /// Calls ``receiveCompletion`` and releases the closures and the subscription.
         @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
-            let (handlers, subscription) = lock.withLock { takeEverythingLocked() }
-            withExtendedLifetime(subscription) {
+            let (handlers, status) = lock.withLock { takeEverythingLocked() }
+            withExtendedLifetime(status) {
                 handlers?.receiveCompletion(completion)
             }
         }
@@ -131,9 +133,9 @@ extension Subscribers {
         /// Cancels the subscription and releases the closures.
         @inlinable
         public func cancel() {
-            let (handlers, subscription) = lock.withLock { takeEverythingLocked() }
+            let (handlers, status) = lock.withLock { takeEverythingLocked() }
             withExtendedLifetime(handlers) {
-                subscription?.cancel()
+                if case .subscribed(let subscription) = status { subscription.cancel() }
             }
         }
 
