@@ -214,6 +214,13 @@ print("- date: \(currentDate())")
 print("- machine: \(onlineProcessors()) cores (nproc), CPU: \(cpuModel())")
 print("- build: \(configuration); load average at start: \(loadAverage())")
 print("- implementations: \(implementations.map(\.rawValue).joined(separator: ", ")), interleaved per round")
+do {
+    let cost = SynchronizationCost.measure(iterations: quick ? 100_000 : 10_000_000)
+    print(
+        "- synchronization on this machine, uncontended: one lock pass (compare-and-exchange, releasing store) "
+            + "\(fixed(cost.lockPass, 2)) ns; one atomic increment and decrement (a retain/release pair) "
+            + "\(fixed(cost.incrementDecrement, 2)) ns")
+}
 if AllocationCounter.isSupported {
     let counted = AllocationCounter.selfCheck(objects: 1_000)
     print(

@@ -1,8 +1,8 @@
 /// The subscribers of a subject, in the order they subscribed, as their conduits.
 ///
 /// One subscriber is stored inline, without a collection. More are stored in slots; each conduit knows
-/// its slot, so removal is O(1), and the slots are compacted when more than half are empty. Copying
-/// the list, as a subject does to deliver outside its lock, costs one retain.
+/// its slot, so removal is O(1), and the slots are compacted when more than half are empty. The
+/// subject's delivering thread reads the list in place, without retaining its conduits.
 @usableFromInline
 struct SubjectSubscriberList<Output, Failure: Error> {
     @usableFromInline
