@@ -365,6 +365,26 @@ import Testing
         #expect(steady.values == Array(0..<300))
     }
 
+    @Test func subscribersCancelledWhileAnotherThreadSendsAreAllReleased() {
+        let subject = PassthroughSubject<Int, Never>()
+        let steady = TestSubscriber<Int, Never>()
+        subject.subscribe(steady)
+        let liveSubscribers = LiveCount()
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            for index in 0..<300 {
+                if worker == 0 {
+                    subject.send(index)
+                    continue
+                }
+                let subscriber = LifetimeCountingSubscriber(counter: liveSubscribers)
+                subject.subscribe(subscriber)
+                subscriber.cancel()
+            }
+        }
+        #expect(steady.values == Array(0..<300))
+        #expect(liveSubscribers.value.load(ordering: .acquiring) == 0)
+    }
+
     @Test func zeroDemandIsAProgrammerError() async {
         await #expect(processExitsWith: .failure) {
             let subject = PassthroughSubject<Int, Never>()
@@ -372,5 +392,45 @@ import Testing
             subject.subscribe(subscriber)
             subscriber.request(.none)
         }
+    }
+}
+
+/// How many objects that count themselves are alive.
+private final class LiveCount: Sendable {
+    let value = Atomic<Int>(0)
+}
+
+/// A subscriber that counts itself in `counter` while it is alive.
+// The stored subscription is read and written only with `lock` held.
+private final class LifetimeCountingSubscriber: Subscriber, @unchecked Sendable {
+    typealias Input = Int
+    typealias Failure = Never
+
+    let counter: LiveCount
+    private let lock = Mutex<Void>(())
+    private var subscription: (any Subscription)?
+
+    init(counter: LiveCount) {
+        self.counter = counter
+        counter.value.add(1, ordering: .relaxed)
+    }
+
+    deinit { counter.value.subtract(1, ordering: .releasing) }
+
+    func receive(subscription: any Subscription) {
+        lock.withLock { _ in self.subscription = subscription }
+        subscription.request(.unlimited)
+    }
+
+    func receive(_ input: Int) -> Subscribers.Demand { .none }
+
+    func receive(completion: Subscribers.Completion<Never>) {}
+
+    func cancel() {
+        let subscription = lock.withLock { _ in
+            defer { self.subscription = nil }
+            return self.subscription
+        }
+        subscription?.cancel()
     }
 }
