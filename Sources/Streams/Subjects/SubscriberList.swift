@@ -103,6 +103,7 @@ struct SubjectSubscriberList<Output, Failure: Error> {
     /// The only conduit, unretained, if the list holds exactly one. The caller keeps the list unchanged
     /// while it uses the conduit.
     @inlinable
+    @inline(__always)
     var onlyConduit: Unmanaged<Conduit>? {
         guard case .single(let conduit) = storage else { return nil }
         return Unmanaged.passUnretained(conduit)
@@ -111,6 +112,7 @@ struct SubjectSubscriberList<Output, Failure: Error> {
     /// The conduit in a slot, unretained, or `nil` for an empty slot. The caller keeps the slots
     /// unchanged while it uses the conduit.
     @inlinable
+    @inline(__always)
     static func conduit(in slots: ContiguousArray<Conduit?>, at index: Int) -> Unmanaged<Conduit>? {
         guard let conduit = slots[index] else { return nil }
         return Unmanaged.passUnretained(conduit)
