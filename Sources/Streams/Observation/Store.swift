@@ -128,13 +128,16 @@ public struct StoreSlice<Value>: Publisher {
     /// The kind of errors this publisher might publish: it cannot fail.
     public typealias Failure = Never
 
-    private let subject: CurrentValueSubject<Value, Never>
+    @usableFromInline
+    let subject: CurrentValueSubject<Value, Never>
 
+    @usableFromInline
     init(subject: CurrentValueSubject<Value, Never>) {
         self.subject = subject
     }
 
     /// Attaches a subscriber: it receives the slice's current value, then each change.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
         subject.receive(subscriber: subscriber)
     }

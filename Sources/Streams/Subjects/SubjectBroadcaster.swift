@@ -214,9 +214,11 @@ final class SubjectBroadcaster<Output, Failure: Error> {
             return
         }
         guard case .many(let slots, _) = subscribers.storage else { return }
-        for slot in slots.indices {
-            guard let conduit = SubjectSubscriberList.conduit(in: slots, at: slot) else { continue }
-            Self.deliver(value, through: conduit)
+        slots.withUnsafeBufferPointer { slots in
+            for slot in slots.indices {
+                guard let conduit = SubjectSubscriberList.conduit(in: slots, at: slot) else { continue }
+                Self.deliver(value, through: conduit)
+            }
         }
     }
 

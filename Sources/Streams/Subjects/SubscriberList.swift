@@ -113,7 +113,7 @@ struct SubjectSubscriberList<Output, Failure: Error> {
     /// unchanged while it uses the conduit.
     @inlinable
     @inline(__always)
-    static func conduit(in slots: ContiguousArray<Conduit?>, at index: Int) -> Unmanaged<Conduit>? {
+    static func conduit(in slots: UnsafeBufferPointer<Conduit?>, at index: Int) -> Unmanaged<Conduit>? {
         guard let conduit = slots[index] else { return nil }
         return Unmanaged.passUnretained(conduit)
     }
