@@ -23,7 +23,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject {
     @inlinable
     public var value: Output {
         get {
-            broadcaster.lock.withLock { broadcaster.currentValue.unsafelyUnwrapped }
+            broadcaster.lock.withLock { broadcaster.currentValue.unsafelyUnwrapped.pointee }
         }
         set {
             send(newValue)

@@ -42,6 +42,12 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     @exclusivity(unchecked)
     var completion: Subscribers.Completion<Failure>?
 
+    /// Guarded by `lock`: whether `completion` is set. A Boolean, so that code running unspecialized
+    /// checks it without looking up the completion's type.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var isFinished = false
+
     /// Guarded by `lock`: whether a thread is delivering.
     @usableFromInline
     @exclusivity(unchecked)
@@ -56,10 +62,17 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     @exclusivity(unchecked)
     var pendingStart = 0
 
-    /// Guarded by `lock`: the current value of a current-value subject.
+    /// Guarded by `lock`: `pending.count`, kept as a plain integer for the same reason as `isFinished`.
     @usableFromInline
     @exclusivity(unchecked)
-    var currentValue: Output?
+    var pendingEnd = 0
+
+    /// The current value of a current-value subject, `nil` for a passthrough subject; the value it
+    /// points to is guarded by `lock`. It has storage of its own, rather than being an optional
+    /// `Output`, so that code running unspecialized reads and writes it without looking up the
+    /// optional's type.
+    @usableFromInline
+    let currentValue: UnsafeMutablePointer<Output>?
 
     /// Guarded by `lock`: subscriptions received through `send(subscription:)`.
     @usableFromInline
@@ -70,17 +83,24 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     @inlinable
     init() {
         keepsCurrentValue = false
+        currentValue = nil
     }
 
     /// Creates the broadcaster of a current-value subject.
     @inlinable
     init(currentValue: Output) {
-        self.currentValue = currentValue
+        let storage = UnsafeMutablePointer<Output>.allocate(capacity: 1)
+        storage.initialize(to: currentValue)
+        self.currentValue = storage
         keepsCurrentValue = true
     }
 
     deinit {
         for subscription in upstreamSubscriptions { subscription.cancel() }
+        if let currentValue {
+            currentValue.deinitialize(count: 1)
+            currentValue.deallocate()
+        }
     }
 
     // MARK: Subscribing
@@ -93,7 +113,7 @@ final class SubjectBroadcaster<Output, Failure: Error> {
         let finished: Subscribers.Completion<Failure>? = lock.withLock {
             if let completion { return completion }
             if isDelivering {
-                pending.append(.attach(conduit))
+                enqueueLocked(.attach(conduit))
             } else {
                 subscribers.append(conduit)
             }
@@ -114,7 +134,7 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     func remove(_ conduit: Conduit) {
         let released = lock.withLock { () -> Unmanaged<AnyObject>? in
             if isDelivering {
-                pending.append(.detach(conduit))
+                enqueueLocked(.detach(conduit))
                 return nil
             }
             subscribers.remove(conduit)
@@ -135,7 +155,7 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     @inlinable
     func send(subscription: any Subscription) {
         let accepted = lock.withLock {
-            guard completion == nil else { return false }
+            guard !isFinished else { return false }
             upstreamSubscriptions.append(subscription)
             return true
         }
@@ -150,10 +170,10 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     @inlinable
     func send(_ value: Output) {
         let deliversNow = lock.withLock { () -> Bool in
-            guard completion == nil else { return false }
-            if keepsCurrentValue { currentValue = value }
+            guard !isFinished else { return false }
+            if let currentValue { currentValue.pointee = value }
             if isDelivering {
-                pending.append(.value(value))
+                enqueueLocked(.value(value))
                 return false
             }
             guard !subscribers.isEmpty else { return false }
@@ -169,10 +189,11 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     @inlinable
     func send(completion: Subscribers.Completion<Failure>) {
         let recipients: SubjectSubscriberList<Output, Failure>? = lock.withLock {
-            guard self.completion == nil else { return nil }
+            guard !isFinished else { return nil }
             self.completion = completion
+            isFinished = true
             if isDelivering {
-                pending.append(.completion(completion))
+                enqueueLocked(.completion(completion))
                 return nil
             }
             isDelivering = true
@@ -187,7 +208,7 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     @inlinable
     func sendCurrentValue(to conduit: Conduit) {
         let deliversNow = lock.withLock {
-            pending.append(.currentValue(conduit))
+            enqueueLocked(.currentValue(conduit))
             if isDelivering { return false }
             isDelivering = true
             return true
@@ -196,6 +217,13 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     }
 
     // MARK: Delivering
+
+    /// Queues work for the delivering thread. Call with `lock` held.
+    @inlinable
+    func enqueueLocked(_ work: PendingWork) {
+        pending.append(work)
+        pendingEnd += 1
+    }
 
     /// Empties the subscriber list and returns what it held. Call with `lock` held.
     @inlinable
@@ -241,12 +269,27 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     /// Does the queued work until none is left, then gives up the delivering role.
     @inlinable
     func deliverPending() {
+        // Most deliveries find nothing queued: give up the role without handling queued work.
+        let finished = lock.withLock { () -> Bool in
+            guard pendingStart == pendingEnd else { return false }
+            isDelivering = false
+            return true
+        }
+        if finished { return }
+        deliverQueuedWork()
+    }
+
+    /// Does the queued work until none is left, then gives up the delivering role.
+    @inlinable
+    @inline(never)
+    func deliverQueuedWork() {
         while true {
             let next: (PendingWork, Output?)? = lock.withLock {
-                guard pendingStart < pending.count else {
+                guard pendingStart < pendingEnd else {
                     if pendingStart > 0 {
                         pending.removeAll(keepingCapacity: pending.capacity <= 64)
                         pendingStart = 0
+                        pendingEnd = 0
                     }
                     isDelivering = false
                     return nil
@@ -254,7 +297,7 @@ final class SubjectBroadcaster<Output, Failure: Error> {
                 let work = pending[pendingStart]
                 pendingStart += 1
                 if case .currentValue(let conduit) = work, subscribers.contains(conduit) {
-                    return (work, currentValue)
+                    return (work, currentValue?.pointee)
                 }
                 return (work, nil)
             }
