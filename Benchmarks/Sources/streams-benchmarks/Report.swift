@@ -52,7 +52,9 @@ func formatRatio(_ numerator: Measurement?, _ denominator: Measurement?) -> Stri
         !denominator.nanosecondsPerOperation.isEmpty, denominator.median > 0
     else { return "-" }
     let ratio = numerator.median / denominator.median
-    return fixed(ratio, ratio < 10 ? 2 : 1) + "×"
+    // Two significant digits below 0.1, so a very small ratio does not print as 0.00×.
+    let digits = ratio >= 10 ? 1 : ratio >= 0.1 ? 2 : ratio >= 0.01 ? 3 : 4
+    return fixed(ratio, digits) + "×"
 }
 
 func formatAllocations(_ measurement: Measurement?) -> String {
