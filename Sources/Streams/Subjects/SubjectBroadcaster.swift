@@ -28,8 +28,8 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     let lock = Lock()
 
     /// Whether this is a current-value subject's broadcaster.
-    @usableFromInline
-    let keepsCurrentValue: Bool
+    @inlinable
+    var keepsCurrentValue: Bool { currentValue != nil }
 
     /// Changed with `lock` held, and only while no thread delivers or by the delivering thread; read
     /// with `lock` held, or without it by the delivering thread.
@@ -82,7 +82,6 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     /// Creates the broadcaster of a passthrough subject.
     @inlinable
     init() {
-        keepsCurrentValue = false
         currentValue = nil
     }
 
@@ -92,7 +91,6 @@ final class SubjectBroadcaster<Output, Failure: Error> {
         let storage = UnsafeMutablePointer<Output>.allocate(capacity: 1)
         storage.initialize(to: currentValue)
         self.currentValue = storage
-        keepsCurrentValue = true
     }
 
     deinit {
