@@ -30,9 +30,6 @@ public final class Store<State> {
     /// The values of `slices`, kept as an array so an update reads them without allocating.
     private var sliceNodes: [any StoreSliceNode<State>] = []
     private var distribution: AnyCancellable?
-    /// Updates waiting for the thread that is applying updates.
-    private var pendingChanges: [(inout State) -> Void] = []
-    private var isApplyingChanges = false
 
     /// Creates a store with an initial state.
     ///
@@ -55,37 +52,14 @@ public final class Store<State> {
     /// Changes the state and publishes the new state.
     ///
     /// Updates are applied one at a time, each to the state the previous one left, so updates made
-    /// from several threads at once are never lost. When another thread is applying an update, this
-    /// one is queued and applied by that thread right after, before `update` returns there; an update
-    /// made from inside a subscriber is likewise applied once the current one has been published.
+    /// from several threads at once are never lost. An update follows the subject's rules for
+    /// sending: while another thread is publishing, this one waits for it, then applies its change
+    /// and publishes the result before returning; an update made from inside a subscriber, on the
+    /// publishing thread, is applied once the current state has reached every subscriber.
     ///
     /// - Parameter change: Edits the state in place.
     public func update(_ change: @escaping (inout State) -> Void) {
-        let applyHere = lock.withLock { () -> Bool in
-            guard !isApplyingChanges else {
-                pendingChanges.append(change)
-                return false
-            }
-            isApplyingChanges = true
-            return true
-        }
-        guard applyHere else { return }
-        apply(change)
-        while let next = lock.withLock({ () -> ((inout State) -> Void)? in
-            guard !pendingChanges.isEmpty else {
-                isApplyingChanges = false
-                return nil
-            }
-            return pendingChanges.removeFirst()
-        }) {
-            apply(next)
-        }
-    }
-
-    private func apply(_ change: (inout State) -> Void) {
-        var state = subject.value
-        change(&state)
-        subject.value = state
+        subject.broadcaster.update(change)
     }
 
     /// A publisher of one part of the state: its current value on subscription, then each value that

@@ -147,9 +147,12 @@ extension Publishers.FlatMap {
     /// subscription downstream sees.
     ///
     /// All state lives under `lock`. Values reach downstream one at a time, from whichever thread
-    /// holds the emitting role (`isEmitting`): a value that arrives while another thread emits, or
-    /// while downstream has no demand, waits in `buffer`, and the emitting thread drains it without
-    /// holding the lock. Completion and failure go through the same role, so downstream is never
+    /// holds the emitting turn (`turn`, a ``DeliveryTurn``, with the rules given there): a value that
+    /// a new publisher sends from another thread while one thread emits waits for the turn and then
+    /// goes down on its own thread, so its `send` returns after delivery; a value that arrives on the
+    /// emitting thread itself, or while downstream has no demand, waits in `buffer`, and the emitting
+    /// thread drains it without holding the lock. Completion and failure go through the same turn,
+    /// so downstream is never
     /// called concurrently.
     ///
     /// Each new publisher is asked for one value at a time (one more for each of its values that goes
@@ -186,8 +189,8 @@ extension Publishers.FlatMap {
             case finish
             /// Deliver the failure.
             case fail(Upstream.Failure)
-            /// Give up the emitting role.
-            case stop
+            /// Stop: the turn has been given up, to this waiter if one was parked (wake it).
+            case stop(TurnWaiter?)
         }
 
         /// What to do with a value from a new publisher.
@@ -201,6 +204,8 @@ extension Publishers.FlatMap {
             case deliver(unlimited: Bool)
             /// It was buffered behind older values; drain them.
             case drain
+            /// Another thread is emitting: wait for the turn.
+            case wait
         }
 
         @usableFromInline
@@ -240,9 +245,9 @@ extension Publishers.FlatMap {
         @usableFromInline
         var buffer = FlatMapQueue<(child: Int, value: NewPublisher.Output)>()
 
-        /// Guarded by `lock`: whether a thread is delivering to downstream.
+        /// Guarded by `lock`: which thread delivers to downstream, and who waits for it.
         @usableFromInline
-        var isEmitting = false
+        var turn = DeliveryTurn()
 
         /// Guarded by `lock`: no more values go downstream (completed, failing or cancelled).
         @usableFromInline
@@ -327,19 +332,20 @@ extension Publishers.FlatMap {
 
         @inlinable
         func childReceive(_ input: NewPublisher.Output, index: Int) -> Subscribers.Demand {
+            let thread = ThreadIdentity.current
             let arrival = lock.withLock { () -> Arrival in
                 guard !isTerminal, children[index]?.subscription != nil else { return .drop }
-                if !isEmitting, buffer.isEmpty, demand > 0 {
-                    isEmitting = true
-                    let unlimited = demand == .unlimited
-                    demand -= 1
-                    return .deliver(unlimited: unlimited)
-                }
-                buffer.append((index, input))
-                guard !isEmitting, demand > 0 else { return .buffered }
-                isEmitting = true
-                return .drain
+                if turn.isHeld && turn.holder != thread { return .wait }
+                return arriveLocked(input, index: index, thread: thread, holdingTurn: false)
             }
+            return receive(input, index: index, arrival: arrival, thread: thread)
+        }
+
+        /// Delivers, buffers or drops a value from a new publisher, as `arrival` says.
+        @inlinable
+        func receive(
+            _ input: NewPublisher.Output, index: Int, arrival: Arrival, thread: ThreadIdentity
+        ) -> Subscribers.Demand {
             switch arrival {
             case .drop, .buffered:
                 return .none
@@ -350,7 +356,61 @@ extension Publishers.FlatMap {
             case .drain:
                 drain(adding: .none)
                 return .none
+            case .wait:
+                return receiveAfterWaiting(input, index: index, thread: thread)
             }
+        }
+
+        /// What to do with a value from a new publisher, when no other thread holds the turn: take
+        /// the turn if it is free (or use it, when `holdingTurn`) and deliver the value, or buffer it.
+        /// Call with `lock` held.
+        @inlinable
+        func arriveLocked(
+            _ input: NewPublisher.Output, index: Int, thread: ThreadIdentity, holdingTurn: Bool
+        ) -> Arrival {
+            let mayEmit = holdingTurn || !turn.isHeld
+            if mayEmit, buffer.isEmpty, demand > 0 {
+                if !holdingTurn { turn.take(by: thread) }
+                let unlimited = demand == .unlimited
+                demand -= 1
+                return .deliver(unlimited: unlimited)
+            }
+            buffer.append((index, input))
+            guard mayEmit, demand > 0 else { return .buffered }
+            if !holdingTurn { turn.take(by: thread) }
+            return .drain
+        }
+
+        /// Waits for the turn that another thread holds, then delivers or buffers the value.
+        @inlinable
+        @inline(never)
+        func receiveAfterWaiting(_ input: NewPublisher.Output, index: Int, thread: ThreadIdentity)
+            -> Subscribers.Demand
+        {
+            awaitTurn(lock: lock) { mayPark in
+                if !turn.isHeld {
+                    turn.take(by: thread)
+                    return .taken
+                }
+                guard mayPark else { return .busy }
+                let waiter = TurnWaiter(thread: thread)
+                turn.enqueue(waiter)
+                return .parked(waiter)
+            }
+            let arrival = lock.withLock { () -> Arrival in
+                guard !isTerminal, children[index]?.subscription != nil else { return .drop }
+                return arriveLocked(input, index: index, thread: thread, holdingTurn: true)
+            }
+            let more = receive(input, index: index, arrival: arrival, thread: thread)
+            switch arrival {
+            case .drop, .buffered:
+                // Still holding the turn: deliver what demand that arrived meanwhile allows, then
+                // give the turn up.
+                drain(adding: .none)
+            case .deliver, .drain, .wait:
+                break
+            }
+            return more
         }
 
         @inlinable
@@ -389,32 +449,41 @@ extension Publishers.FlatMap {
                 children = [:]
                 buffer = FlatMapQueue()
                 upstreamStatus = .terminal
-                guard !isEmitting else {
+                guard !turn.isHeld else {
                     pendingFailure = error
                     return (cancel, released, false)
                 }
-                isEmitting = true
+                turn.take(by: .current)
                 return (cancel, released, true)
             }
             guard let ended else { return }
             for subscription in ended.cancel { subscription.cancel() }
             withExtendedLifetime(ended.released) {}
-            if ended.deliver { downstream.receive(completion: .failure(error)) }
+            if ended.deliver {
+                downstream.receive(completion: .failure(error))
+                releaseTurn()
+            }
         }
 
-        /// Takes the emitting role if nobody holds it, and drains.
+        /// Gives the turn up, to the thread that has waited longest if one is parked.
+        @inlinable
+        func releaseTurn() {
+            lock.withLock { turn.release() }?.unpark()
+        }
+
+        /// Takes the turn if nobody holds it, and drains.
         @inlinable
         func drainIfIdle() {
             let start = lock.withLock { () -> Bool in
-                guard !isEmitting else { return false }
-                isEmitting = true
+                guard !turn.isHeld else { return false }
+                turn.take(by: .current)
                 return true
             }
             if start { drain(adding: .none) }
         }
 
         /// Delivers buffered values while there is demand, then the completion if it is due. Runs on
-        /// the thread holding the emitting role, which it gives up before returning.
+        /// the thread holding the turn, which it gives up before returning.
         @inlinable
         func drain(adding initialDemand: Subscribers.Demand) {
             var more = initialDemand
@@ -424,8 +493,7 @@ extension Publishers.FlatMap {
                 let step = lock.withLock { () -> Step in
                     if isTerminal {
                         if let failure = pendingFailure.take() { return .fail(failure) }
-                        isEmitting = false
-                        return .stop
+                        return .stop(turn.release())
                     }
                     if added > 0 { demand += added }
                     if demand > 0, let (child, value) = buffer.popFirst() {
@@ -437,8 +505,7 @@ extension Publishers.FlatMap {
                         isTerminal = true
                         return .finish
                     }
-                    isEmitting = false
-                    return .stop
+                    return .stop(turn.release())
                 }
                 switch step {
                 case .deliver(let value, let source):
@@ -446,11 +513,14 @@ extension Publishers.FlatMap {
                     source?.request(.max(1))
                 case .finish:
                     downstream.receive(completion: .finished)
+                    releaseTurn()
                     return
                 case .fail(let failure):
                     downstream.receive(completion: .failure(failure))
+                    releaseTurn()
                     return
-                case .stop:
+                case .stop(let waiter):
+                    waiter?.unpark()
                     return
                 }
             }
@@ -469,8 +539,8 @@ extension Publishers.FlatMap {
                 if !wasUnlimited, self.demand == .unlimited {
                     unleash = children.values.compactMap(\.subscription)
                 }
-                guard !isEmitting else { return (false, unleash) }
-                isEmitting = true
+                guard !turn.isHeld else { return (false, unleash) }
+                turn.take(by: .current)
                 return (true, unleash)
             }
             if start { drain(adding: .none) }

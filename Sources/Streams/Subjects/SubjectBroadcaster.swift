@@ -1,25 +1,30 @@
 /// The machinery both subjects share: the subscriber list, completion, upstream subscriptions and
 /// serialized delivery.
 ///
-/// Delivery is serialized: one thread at a time delivers, and a value sent meanwhile, from another
-/// thread or re-entrantly from a subscriber, is queued and delivered by that thread once the current
-/// value has reached every subscriber. So every subscriber sees values in the order they were sent, a
-/// subscriber is never called concurrently, and no lock is held while calling out.
+/// Delivery follows the rules of ``DeliveryTurn`` (see `DeliveryTurn.swift`): one thread at a time
+/// holds the subject's turn and delivers, with no lock held while it calls out; a send from another
+/// thread waits for the turn and delivers its own value before it returns; a send from inside a
+/// delivery, on the delivering thread, is queued and delivered by that thread right after the
+/// current value has reached every subscriber. So every subscriber sees values in the order they
+/// were sent, a subscriber is never called concurrently, and what is queued is bounded by the
+/// threads and subscribers, never by the rate of sending.
 ///
-/// The thread that delivers owns the subscriber list while it delivers: subscribers that attach or
-/// cancel meanwhile are queued with the values, and the delivering thread applies those changes in
-/// turn. So delivery walks the list itself, without copying it or retaining its subscribers.
+/// The thread holding the turn owns the subscriber list: subscribers that attach or cancel meanwhile
+/// wait in ``arrivals`` or in the queue, and the holder applies those changes between deliveries. So
+/// delivery walks the list itself, without copying it or retaining its subscribers.
 @usableFromInline
 final class SubjectBroadcaster<Output, Failure: Error> {
     @usableFromInline
     typealias Conduit = SubjectConduit<Output, Failure>
 
-    /// Work waiting for the thread that is delivering.
+    /// Work the thread holding the turn queued for itself from inside a delivery (and cancellations
+    /// from any thread), done in order before it gives the turn up.
     @usableFromInline
     enum PendingWork {
         case value(Output)
         case completion(Subscribers.Completion<Failure>)
         case currentValue(Conduit)
+        case update((inout Output) -> Void)
         case attach(Conduit)
         case detach(Conduit)
     }
@@ -31,13 +36,20 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     @inlinable
     var keepsCurrentValue: Bool { currentValue != nil }
 
-    /// Changed with `lock` held, and only while no thread delivers or by the delivering thread; read
-    /// with `lock` held, or without it by the delivering thread.
+    /// Changed with `lock` held, and only while no thread holds the turn or by the thread holding it;
+    /// read with `lock` held, or without it by the thread holding the turn.
     @usableFromInline
     @exclusivity(unchecked)
     var subscribers = SubjectSubscriberList<Output, Failure>()
 
-    /// Guarded by `lock`; set once by the first completion sent.
+    /// Guarded by `lock`: subscribers that attached from other threads while the turn was held. The
+    /// holder adds them to `subscribers` between deliveries and before giving the turn up, so they
+    /// are empty whenever the turn is free.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var arrivals = SubjectSubscriberList<Output, Failure>()
+
+    /// Guarded by `lock`; set once by the first completion delivered.
     @usableFromInline
     @exclusivity(unchecked)
     var completion: Subscribers.Completion<Failure>?
@@ -48,10 +60,10 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     @exclusivity(unchecked)
     var isFinished = false
 
-    /// Guarded by `lock`: whether a thread is delivering.
+    /// Guarded by `lock`: which thread delivers, and who waits for it.
     @usableFromInline
     @exclusivity(unchecked)
-    var isDelivering = false
+    var turn = DeliveryTurn()
 
     /// Guarded by `lock`: work queued behind the delivery in progress, oldest at `pendingStart`.
     @usableFromInline
@@ -110,10 +122,12 @@ final class SubjectBroadcaster<Output, Failure: Error> {
         let conduit = SubjectConduitTo(broadcaster: self, downstream: subscriber)
         let finished: Subscribers.Completion<Failure>? = lock.withLock {
             if let completion { return completion }
-            if isDelivering {
+            if !turn.isHeld {
+                subscribers.append(conduit)
+            } else if turn.holder == .current {
                 enqueueLocked(.attach(conduit))
             } else {
-                subscribers.append(conduit)
+                arrivals.append(conduit)
             }
             return nil
         }
@@ -126,12 +140,13 @@ final class SubjectBroadcaster<Output, Failure: Error> {
         }
     }
 
-    /// Forgets a cancelled subscriber and lets go of it, at once or, while a thread delivers, when
-    /// that thread reaches the cancellation.
+    /// Forgets a cancelled subscriber and lets go of it, at once or, while a thread holds the turn,
+    /// when that thread reaches the cancellation.
     @inlinable
     func remove(_ conduit: Conduit) {
         let released = lock.withLock { () -> Unmanaged<AnyObject>? in
-            if isDelivering {
+            if arrivals.remove(conduit) { return conduit.takeDownstream() }
+            if turn.isHeld {
                 enqueueLocked(.detach(conduit))
                 return nil
             }
@@ -144,10 +159,21 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     /// The number of attached subscribers.
     @usableFromInline
     var subscriberCount: Int {
-        lock.withLock { subscribers.count }
+        lock.withLock { subscribers.count + arrivals.count }
     }
 
     // MARK: Sending
+
+    /// What a call does once it has looked at the state.
+    @usableFromInline
+    enum SendOutcome {
+        /// Nothing more: the work was done, queued or dropped.
+        case done
+        /// The caller took the turn: deliver, then give the turn up.
+        case deliver
+        /// Another thread holds the turn: wait for it.
+        case wait
+    }
 
     /// Stores an upstream subscription and asks it for everything it has.
     @inlinable
@@ -167,72 +193,210 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     /// Sends a value to every subscriber with demand; a current-value subject also stores it.
     @inlinable
     func send(_ value: Output) {
-        let deliversNow = lock.withLock { () -> Bool in
+        let thread = ThreadIdentity.current
+        let outcome = lock.withLock { () -> SendOutcome in
+            guard !isFinished else { return .done }
+            if !turn.isHeld {
+                if let currentValue { currentValue.pointee = value }
+                guard !subscribers.isEmpty else { return .done }
+                turn.take(by: thread)
+                return .deliver
+            }
+            guard turn.holder == thread else { return .wait }
+            if let currentValue { currentValue.pointee = value }
+            enqueueLocked(.value(value))
+            return .done
+        }
+        switch outcome {
+        case .done:
+            return
+        case .deliver:
+            deliver(value)
+            finishTurn()
+        case .wait:
+            sendAfterWaiting(value, thread: thread)
+        }
+    }
+
+    /// Waits for the turn, then delivers a value sent from another thread than the one delivering.
+    @inlinable
+    @inline(never)
+    func sendAfterWaiting(_ value: Output, thread: ThreadIdentity) {
+        waitForTurn(thread: thread)
+        let delivers = lock.withLock { () -> Bool in
             guard !isFinished else { return false }
             if let currentValue { currentValue.pointee = value }
-            if isDelivering {
-                enqueueLocked(.value(value))
-                return false
-            }
-            guard !subscribers.isEmpty else { return false }
-            isDelivering = true
-            return true
+            return !subscribers.isEmpty
         }
-        guard deliversNow else { return }
-        deliver(value)
-        deliverPending()
+        if delivers { deliver(value) }
+        finishTurn()
     }
 
     /// Sends the completion to every subscriber, once; later values and completions are ignored.
     @inlinable
     func send(completion: Subscribers.Completion<Failure>) {
+        let thread = ThreadIdentity.current
+        let outcome = lock.withLock { () -> SendOutcome in
+            guard !isFinished else { return .done }
+            if !turn.isHeld {
+                turn.take(by: thread)
+                return .deliver
+            }
+            guard turn.holder == thread else { return .wait }
+            markFinishedLocked(completion)
+            enqueueLocked(.completion(completion))
+            return .done
+        }
+        switch outcome {
+        case .done:
+            return
+        case .deliver:
+            finish(completion)
+        case .wait:
+            waitForTurn(thread: thread)
+            finish(completion)
+        }
+    }
+
+    /// Delivers the completion, unless one was already sent, and gives the turn up. The caller holds
+    /// the turn.
+    @inlinable
+    func finish(_ completion: Subscribers.Completion<Failure>) {
         let recipients: SubjectSubscriberList<Output, Failure>? = lock.withLock {
             guard !isFinished else { return nil }
-            self.completion = completion
-            isFinished = true
-            if isDelivering {
-                enqueueLocked(.completion(completion))
-                return nil
-            }
-            isDelivering = true
+            markFinishedLocked(completion)
             return takeSubscribersLocked()
         }
-        guard let recipients else { return }
-        deliver(completion, to: recipients)
-        deliverPending()
+        if let recipients { deliver(completion, to: recipients) }
+        finishTurn()
     }
 
-    /// Queues the delivery of the current value to a subscriber that is owed it.
+    /// Delivers the current value to a subscriber that is owed it, now or after the delivery in
+    /// progress.
     @inlinable
     func sendCurrentValue(to conduit: Conduit) {
-        let deliversNow = lock.withLock {
+        let thread = ThreadIdentity.current
+        let outcome = lock.withLock { () -> SendOutcome in
+            if !turn.isHeld {
+                turn.take(by: thread)
+                enqueueLocked(.currentValue(conduit))
+                return .deliver
+            }
+            guard turn.holder == thread else { return .wait }
             enqueueLocked(.currentValue(conduit))
-            if isDelivering { return false }
-            isDelivering = true
-            return true
+            return .done
         }
-        if deliversNow { deliverPending() }
+        switch outcome {
+        case .done:
+            return
+        case .deliver:
+            deliverQueuedWork()
+        case .wait:
+            waitForTurn(thread: thread)
+            lock.withLock { enqueueLocked(.currentValue(conduit)) }
+            deliverQueuedWork()
+        }
     }
 
-    // MARK: Delivering
+    /// Replaces the current value with `change` applied to it and sends the result, as one step:
+    /// no other value is sent between reading and sending. From inside a delivery, on the delivering
+    /// thread, the update is queued like a value.
+    @usableFromInline
+    func update(_ change: @escaping (inout Output) -> Void) {
+        let thread = ThreadIdentity.current
+        let outcome = lock.withLock { () -> SendOutcome in
+            guard !isFinished else { return .done }
+            if !turn.isHeld {
+                turn.take(by: thread)
+                return .deliver
+            }
+            guard turn.holder == thread else { return .wait }
+            enqueueLocked(.update(change))
+            return .done
+        }
+        switch outcome {
+        case .done:
+            return
+        case .deliver:
+            apply(change)
+        case .wait:
+            waitForTurn(thread: thread)
+            apply(change)
+        }
+        finishTurn()
+    }
 
-    /// Queues work for the delivering thread. Call with `lock` held.
+    /// Applies an update and delivers the new value; the caller holds the turn.
+    @usableFromInline
+    func apply(_ change: (inout Output) -> Void) {
+        guard let currentValue else { return }
+        guard var state = lock.withLock({ isFinished ? nil : currentValue.pointee }) else { return }
+        change(&state)
+        let delivers = lock.withLock { () -> Bool in
+            currentValue.pointee = state
+            return !subscribers.isEmpty
+        }
+        if delivers { deliver(state) }
+    }
+
+    // MARK: The turn
+
+    /// Waits until the calling thread, which does not hold the turn, holds it; then adds the
+    /// subscribers that arrived meanwhile.
+    @inlinable
+    @inline(never)
+    func waitForTurn(thread: ThreadIdentity) {
+        awaitTurn(lock: lock) { mayPark in
+            if !turn.isHeld {
+                turn.take(by: thread)
+                return .taken
+            }
+            guard mayPark else { return .busy }
+            let waiter = TurnWaiter(thread: thread)
+            turn.enqueue(waiter)
+            return .parked(waiter)
+        }
+        lock.withLock { admitArrivalsLocked() }
+    }
+
+    /// Moves subscribers that attached from other threads into the list. Call with `lock` held, as
+    /// the thread holding the turn, between deliveries.
+    @inlinable
+    func admitArrivalsLocked() {
+        guard !arrivals.isEmpty else { return }
+        let admitted = arrivals
+        arrivals = SubjectSubscriberList()
+        admitted.forEach { subscribers.append($0) }
+    }
+
+    /// Records the completion. Call with `lock` held.
+    @inlinable
+    func markFinishedLocked(_ completion: Subscribers.Completion<Failure>) {
+        self.completion = completion
+        isFinished = true
+    }
+
+    /// Queues work for the thread holding the turn. Call with `lock` held.
     @inlinable
     func enqueueLocked(_ work: PendingWork) {
         pending.append(work)
         pendingEnd += 1
     }
 
-    /// Empties the subscriber list and returns what it held. Call with `lock` held.
+    /// Empties the subscriber list, with the subscribers that arrived meanwhile, and returns what it
+    /// held. Call with `lock` held.
     @inlinable
     func takeSubscribersLocked() -> SubjectSubscriberList<Output, Failure> {
+        admitArrivalsLocked()
         let recipients = subscribers
         subscribers = SubjectSubscriberList()
         return recipients
     }
 
-    /// Delivers a value to every subscriber in the list. Only the delivering thread calls it: nothing
-    /// changes the list meanwhile, so it is read in place and its conduits are not retained.
+    // MARK: Delivering
+
+    /// Delivers a value to every subscriber in the list. Only the thread holding the turn calls it:
+    /// nothing changes the list meanwhile, so it is read in place and its conduits are not retained.
     @inlinable
     func deliver(_ value: Output) {
         if let conduit = subscribers.onlyConduit {
@@ -264,56 +428,68 @@ final class SubjectBroadcaster<Output, Failure: Error> {
         }
     }
 
-    /// Does the queued work until none is left, then gives up the delivering role.
+    /// Does the queued work, if any, then gives the turn up.
     @inlinable
-    func deliverPending() {
-        // Most deliveries find nothing queued: give up the role without handling queued work.
+    func finishTurn() {
+        // Most deliveries find nothing queued and nobody waiting: give the turn up at once.
         let finished = lock.withLock { () -> Bool in
-            guard pendingStart == pendingEnd else { return false }
-            isDelivering = false
+            guard pendingStart == pendingEnd, arrivals.isEmpty, !turn.hasWaiters else { return false }
+            turn.releaseUncontended()
             return true
         }
         if finished { return }
         deliverQueuedWork()
     }
 
-    /// Does the queued work until none is left, then gives up the delivering role.
+    /// What the thread holding the turn does next.
+    @usableFromInline
+    enum Step {
+        case work(PendingWork, currentValue: Output?)
+        case handOver(TurnWaiter?)
+    }
+
+    /// Does the queued work until none is left, then gives the turn up, to the thread that has
+    /// waited longest if one is parked.
     @inlinable
     @inline(never)
     func deliverQueuedWork() {
         while true {
-            let next: (PendingWork, Output?)? = lock.withLock {
+            let step = lock.withLock { () -> Step in
+                admitArrivalsLocked()
                 guard pendingStart < pendingEnd else {
                     if pendingStart > 0 {
                         pending.removeAll(keepingCapacity: pending.capacity <= 64)
                         pendingStart = 0
                         pendingEnd = 0
                     }
-                    isDelivering = false
-                    return nil
+                    return .handOver(turn.release())
                 }
                 let work = pending[pendingStart]
                 pendingStart += 1
                 if case .currentValue(let conduit) = work, subscribers.contains(conduit) {
-                    return (work, currentValue?.pointee)
+                    return .work(work, currentValue: currentValue?.pointee)
                 }
-                return (work, nil)
+                return .work(work, currentValue: nil)
             }
-            guard let (work, current) = next else { return }
-            switch work {
-            case .value(let value):
+            switch step {
+            case .handOver(let waiter):
+                waiter?.unpark()
+                return
+            case .work(.value(let value), _):
                 deliver(value)
-            case .completion(let completion):
+            case .work(.completion(let completion), _):
                 let recipients = lock.withLock { takeSubscribersLocked() }
                 deliver(completion, to: recipients)
-            case .currentValue(let conduit):
+            case .work(.currentValue(let conduit), let current):
                 guard let current else { continue }
                 if let more = conduit.deliverValue(conduit, current, true), more > 0 {
                     conduit.addDemand(more)
                 }
-            case .attach(let conduit):
+            case .work(.update(let change), _):
+                apply(change)
+            case .work(.attach(let conduit), _):
                 lock.withLock { subscribers.append(conduit) }
-            case .detach(let conduit):
+            case .work(.detach(let conduit), _):
                 let released = lock.withLock { () -> Unmanaged<AnyObject>? in
                     subscribers.remove(conduit)
                     return conduit.takeDownstream()

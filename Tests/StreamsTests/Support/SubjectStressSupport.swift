@@ -1,0 +1,194 @@
+import Dispatch
+import Foundation
+import Streams
+import Synchronization
+
+/// Runs `body` on `threads` threads of their own, started together, and returns when all have
+/// returned. Each gets its index.
+///
+/// Threads of their own, not `concurrentPerform`: on a machine with fewer cores than `threads`,
+/// `concurrentPerform` would run some iterations one after another on the same thread.
+func runOnThreads(_ threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    // The threads reach `body` through `work`, which lets go of it before `runOnThreads` returns: a
+    // thread object may outlive the call, and what `body` captures must not.
+    let work = SharedWork(body)
+    let ready = DispatchGroup()
+    let start = DispatchSemaphore(value: 0)
+    let done = DispatchGroup()
+    for index in 0..<threads {
+        ready.enter()
+        done.enter()
+        let thread = Thread {
+            ready.leave()
+            start.wait()
+            do {
+                let body = work.body
+                body?(index)
+            }
+            done.leave()
+        }
+        thread.start()
+    }
+    ready.wait()
+    for _ in 0..<threads { start.signal() }
+    done.wait()
+    work.body = nil
+}
+
+/// The closure every thread of ``runOnThreads(_:_:)`` runs.
+private final class SharedWork: @unchecked Sendable {
+    // @unchecked: `storedBody` is guarded by `lock`.
+    private let lock = Lock()
+    private var storedBody: (@Sendable (Int) -> Void)?
+
+    init(_ body: @escaping @Sendable (Int) -> Void) {
+        storedBody = body
+    }
+
+    var body: (@Sendable (Int) -> Void)? {
+        get { lock.withLock { storedBody } }
+        set { lock.withLock { storedBody = newValue } }
+    }
+}
+
+/// A value tagged with the thread that sent it and its place in that thread's sends.
+struct TaggedValue: Equatable, Sendable {
+    let sender: Int
+    let sequence: Int
+}
+
+/// A subscriber that checks, as values arrive, what the thread-safety contract promises each
+/// subscriber: values from one sender arrive in the order sent, never two calls at once, never more
+/// values than requested, and nothing after `cancel()` has returned but a delivery already under way.
+final class ContractProbe: Subscriber, Cancellable, @unchecked Sendable {
+    // @unchecked: every mutable property is guarded by `lock`; `isReceiving` is atomic.
+    typealias Input = TaggedValue
+    typealias Failure = Never
+
+    private let lock = Lock()
+    private let isReceiving = Atomic<Bool>(false)
+    private let initialDemand: Subscribers.Demand
+    private let demandPerValue: Subscribers.Demand
+    private var subscription: (any Subscription)?
+    private var lastSequence: [Int]
+    private var requested = Subscribers.Demand.none
+    private var receivedCount = 0
+    private var lastReceived: TaggedValue?
+    private var completionCount = 0
+    private var cancelReturned = false
+    private var onValue: (@Sendable (TaggedValue) -> Void)?
+
+    /// Breaches of the contract seen so far, described.
+    private var breaches: [String] = []
+
+    private var storedValuesAfterCancel = 0
+
+    init(senders: Int, initialDemand: Subscribers.Demand = .unlimited, demandPerValue: Subscribers.Demand = .none) {
+        lastSequence = Array(repeating: -1, count: senders)
+        self.initialDemand = initialDemand
+        self.demandPerValue = demandPerValue
+    }
+
+    /// Runs `body` for each value, inside `receive(_:)`.
+    func onReceive(_ body: @escaping @Sendable (TaggedValue) -> Void) {
+        lock.withLock { onValue = body }
+    }
+
+    var received: Int { lock.withLock { receivedCount } }
+    var lastValue: TaggedValue? { lock.withLock { lastReceived } }
+    var completions: Int { lock.withLock { completionCount } }
+    var violations: [String] { lock.withLock { breaches } }
+    /// Values that arrived after `cancel()` had returned.
+    var valuesAfterCancel: Int { lock.withLock { storedValuesAfterCancel } }
+
+    /// The sequence number of the last value received from `sender`, or -1.
+    func lastSequence(from sender: Int) -> Int {
+        lock.withLock { lastSequence[sender] }
+    }
+
+    func receive(subscription: any Subscription) {
+        lock.withLock {
+            self.subscription = subscription
+            requested += initialDemand
+        }
+        if initialDemand > 0 { subscription.request(initialDemand) }
+    }
+
+    func receive(_ input: TaggedValue) -> Subscribers.Demand {
+        if isReceiving.exchange(true, ordering: .acquiringAndReleasing) {
+            lock.withLock { breaches.append("called concurrently") }
+        }
+        let hook = lock.withLock { () -> (@Sendable (TaggedValue) -> Void)? in
+            receivedCount += 1
+            lastReceived = input
+            if cancelReturned { storedValuesAfterCancel += 1 }
+            if requested != .unlimited && receivedCount > requested.max ?? 0 {
+                breaches.append("received \(receivedCount) values with \(requested) requested")
+            }
+            if input.sender >= 0 {
+                if input.sequence <= lastSequence[input.sender] {
+                    breaches.append("\(input) arrived after sequence \(lastSequence[input.sender])")
+                }
+                lastSequence[input.sender] = input.sequence
+            }
+            requested += demandPerValue
+            return onValue
+        }
+        hook?(input)
+        isReceiving.store(false, ordering: .releasing)
+        return demandPerValue
+    }
+
+    func receive(completion: Subscribers.Completion<Never>) {
+        lock.withLock { completionCount += 1 }
+    }
+
+    /// Requests more, from whichever thread calls it.
+    func request(_ demand: Subscribers.Demand) {
+        let subscription = lock.withLock { () -> (any Subscription)? in
+            requested += demand
+            return self.subscription
+        }
+        subscription?.request(demand)
+    }
+
+    func cancel() {
+        let subscription = lock.withLock { self.subscription.take() }
+        subscription?.cancel()
+        lock.withLock { cancelReturned = true }
+    }
+}
+
+/// Weak references to objects that must be gone once a test is over.
+final class WeakReferences: @unchecked Sendable {
+    // @unchecked: `references` is guarded by `lock`.
+    private let lock = Lock()
+    private var references: [() -> AnyObject?] = []
+
+    func track(_ object: AnyObject) {
+        lock.withLock { references.append { [weak object] in object } }
+    }
+
+    var count: Int { lock.withLock { references.count } }
+
+    /// How many of the tracked objects are still alive.
+    var alive: Int {
+        lock.withLock { references.filter { $0() != nil }.count }
+    }
+}
+
+/// The last value a subscriber saw, readable from any thread.
+final class LatestValue<Value>: @unchecked Sendable {
+    // @unchecked: `value` is guarded by `lock`.
+    private let lock = Lock()
+    private var value: Value
+
+    init(_ initial: Value) {
+        value = initial
+    }
+
+    var lastValue: Value {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
+    }
+}
