@@ -3,41 +3,76 @@
 ///
 /// These operators reach their downstream from scheduled actions, and on a concurrent scheduler two
 /// of those can run at once; a synchronous scheduler can also run one from inside a delivery. The
-/// operator keeps one `PacedDelivery` under its lock. Whoever has something to deliver calls
-/// ``enqueue(_:)``: if no delivery is under way it becomes the deliverer, and after releasing the lock
-/// it takes events with ``next()`` (under the lock again) and delivers each with the lock released,
-/// until the queue is empty. Anyone else only queues. So the downstream is never called
-/// concurrently, and a delivery started from inside another runs after it, in order.
+/// operator keeps one `PacedDelivery` under its lock, and delivery follows the rules of
+/// ``DeliveryTurn``. Whoever has something to deliver calls ``enqueue(_:)``, which says what the caller
+/// must do next (``Duty``): if nobody holds the turn, the caller takes it and drains — after
+/// releasing the lock it takes events with ``next(handingOverTo:)`` (under the lock again) and
+/// delivers each with the lock released, until the queue is empty; if the caller itself is draining
+/// (a re-entrant call), the event just waits in the queue; if another thread drains, the caller waits
+/// for the turn and then drains, so it returns only once its event has gone out. So the downstream is
+/// never called concurrently, a delivery started from inside another runs after it, in order, and the
+/// queue holds at most one event per thread.
 @usableFromInline
 struct PacedDelivery<Event> {
+    /// What a caller of ``enqueue(_:)`` must do once it has released the lock.
+    @usableFromInline
+    enum Duty: Int, Comparable {
+        /// Nothing: the event waits for the draining thread, which is the caller.
+        case none
+        /// Wait for the turn another thread holds, then drain.
+        case waitThenDrain
+        /// The caller took the turn: drain.
+        case drain
+
+        @inlinable
+        static func < (lhs: Duty, rhs: Duty) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
     /// Events waiting for the deliverer, oldest first.
     @usableFromInline
     var queue: [Event] = []
 
-    /// Whether a deliverer is draining ``queue``.
+    /// Which thread drains, and who waits for it.
     @usableFromInline
-    var isDraining = false
+    var turn = DeliveryTurn()
 
     @inlinable
     init() {}
 
-    /// Queues an event; returns whether the caller has become the deliverer and must drain.
+    /// Queues an event; returns what the caller must do. Of several events queued under one hold of
+    /// the lock, the caller does the most demanding of the duties returned (`max`).
     @inlinable
-    mutating func enqueue(_ event: Event) -> Bool {
+    mutating func enqueue(_ event: Event) -> Duty {
         queue.append(event)
-        guard !isDraining else { return false }
-        isDraining = true
-        return true
+        if !turn.isHeld {
+            turn.take(by: .current)
+            return .drain
+        }
+        return turn.holder == .current ? .none : .waitThenDrain
     }
 
-    /// The next event for the deliverer, or `nil` when the queue is empty, which ends the drain.
+    /// The next event for the deliverer, or `nil` when the queue is empty, which ends the drain: the
+    /// turn is then given up, to `waiter` if one was parked (wake it once the lock is released).
     @inlinable
-    mutating func next() -> Event? {
+    mutating func next(handingOverTo waiter: inout TurnWaiter?) -> Event? {
         guard !queue.isEmpty else {
-            isDraining = false
+            waiter = turn.release()
             return nil
         }
         return queue.removeFirst()
+    }
+
+    /// One attempt to take the turn another thread holds, for ``awaitTurn(lock:_:)``.
+    @inlinable
+    mutating func attemptTurn(by thread: ThreadIdentity, mayPark: Bool) -> TurnAttempt {
+        if !turn.isHeld {
+            turn.take(by: thread)
+            return .taken
+        }
+        guard mayPark else { return .busy }
+        let waiter = TurnWaiter(thread: thread)
+        turn.enqueue(waiter)
+        return .parked(waiter)
     }
 
     /// Drops every waiting event, as when the subscription is cancelled.

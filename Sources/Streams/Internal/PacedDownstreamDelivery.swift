@@ -23,15 +23,36 @@ protocol PacedDownstreamDelivering: AnyObject {
 }
 
 extension PacedDownstreamDelivering {
+    /// Does what ``PacedDelivery/enqueue(_:)`` asked of the caller.
+    @inlinable
+    func perform(_ duty: PacedDelivery<ScheduledEvent<Downstream.Input, Downstream.Failure>>.Duty) {
+        switch duty {
+        case .none:
+            return
+        case .drain:
+            drain()
+        case .waitThenDrain:
+            let thread = ThreadIdentity.current
+            awaitTurn(lock: lock) { delivery.attemptTurn(by: thread, mayPark: $0) }
+            drain()
+        }
+    }
+
     /// Delivers queued events one at a time, with the lock released during each call; the demand
-    /// the downstream answers with is added to ``demand``.
+    /// the downstream answers with is added to ``demand``. The caller holds the turn; the drain
+    /// gives it up.
     @inlinable
     func drain() {
         typealias Event = ScheduledEvent<Downstream.Input, Downstream.Failure>
+        var handedOver: TurnWaiter?
         while let (event, downstream) = lock.withLock({ () -> (Event, Downstream)? in
             // Once cancelled, nothing more goes out: emptying the queue ends the drain.
-            if self.downstream == nil { delivery.discard() }
-            guard let event = delivery.next(), let downstream = self.downstream else { return nil }
+            guard let downstream = self.downstream else {
+                delivery.discard()
+                _ = delivery.next(handingOverTo: &handedOver)
+                return nil
+            }
+            guard let event = delivery.next(handingOverTo: &handedOver) else { return nil }
             if case .completion = event {
                 self.downstream = nil
                 releaseAtCompletion()
@@ -49,5 +70,6 @@ extension PacedDownstreamDelivering {
                 downstream.receive(completion: completion)
             }
         }
+        handedOver?.unpark()
     }
 }

@@ -265,12 +265,12 @@ extension Publishers.CollectByTime {
         @inlinable
         func scheduleFlush() {
             scheduler.schedule(options: options) {
-                let mustDrain = self.lock.withLock { () -> Bool in
-                    guard self.downstream != nil else { return false }
+                let duty = self.lock.withLock { () -> PacedDelivery<Event>.Duty in
+                    guard self.downstream != nil else { return .none }
                     self.isFlushing = true
                     return self.flush()
                 }
-                if mustDrain { self.drain() }
+                self.perform(duty)
             }
         }
 
@@ -288,17 +288,17 @@ extension Publishers.CollectByTime {
         @inlinable
         func scheduleFullDelivery() {
             scheduler.schedule(options: options) {
-                let mustDrain = self.lock.withLock { () -> Bool in
+                let duty = self.lock.withLock { () -> PacedDelivery<Event>.Duty in
                     self.isFullDeliveryScheduled = false
                     guard self.status.isSubscribed, let count = self.count, self.buffer.count >= count,
                         self.demand > 0
-                    else { return false }
+                    else { return .none }
                     self.demand -= 1
                     let array = Array(self.buffer.prefix(count))
                     self.buffer.removeFirst(count)
                     return self.delivery.enqueue(.full(array))
                 }
-                if mustDrain { self.drain() }
+                self.perform(duty)
                 // Values that came in meanwhile may have filled another array.
                 if self.lock.withLock({ self.claimFullDelivery() }) {
                     self.scheduleFullDelivery()
@@ -333,12 +333,12 @@ extension Publishers.CollectByTime {
         /// One interval ended: what it collected goes out, if the downstream wants it.
         @inlinable
         func tick() {
-            let mustDrain = lock.withLock { () -> Bool in
-                guard status.isSubscribed, demand > 0, !buffer.isEmpty else { return false }
+            let duty = lock.withLock { () -> PacedDelivery<Event>.Duty in
+                guard status.isSubscribed, demand > 0, !buffer.isEmpty else { return .none }
                 demand -= 1
                 return delivery.enqueue(.timed(takeArray()))
             }
-            if mustDrain { drain() }
+            perform(duty)
         }
 
         /// Under the lock: removes the next array from the buffer, at most `count` long.
@@ -353,27 +353,49 @@ extension Publishers.CollectByTime {
         }
 
         /// Under the lock, after the upstream completed: queues what is left as demand allows, then
-        /// the completion. Returns whether the caller must drain.
+        /// the completion. Returns what the caller must do (see ``PacedDelivery/Duty``).
         @inlinable
-        func flush() -> Bool {
-            var mustDrain = false
+        func flush() -> PacedDelivery<Event>.Duty {
+            var duty = PacedDelivery<Event>.Duty.none
             while !buffer.isEmpty, demand > 0 {
                 demand -= 1
-                mustDrain = delivery.enqueue(.timed(takeArray())) || mustDrain
+                duty = Swift.max(duty, delivery.enqueue(.timed(takeArray())))
             }
             if buffer.isEmpty, let completion = completion.take() {
-                mustDrain = delivery.enqueue(.completion(completion)) || mustDrain
+                duty = Swift.max(duty, delivery.enqueue(.completion(completion)))
             }
-            return mustDrain
+            return duty
         }
 
-        /// Delivers queued events one at a time, with the lock released during each call.
+        /// Does what ``PacedDelivery/enqueue(_:)`` asked of the caller.
+        @inlinable
+        func perform(_ duty: PacedDelivery<Event>.Duty) {
+            switch duty {
+            case .none:
+                return
+            case .drain:
+                drain()
+            case .waitThenDrain:
+                let thread = ThreadIdentity.current
+                awaitTurn(lock: lock) { delivery.attemptTurn(by: thread, mayPark: $0) }
+                drain()
+            }
+        }
+
+        /// Delivers queued events one at a time, with the lock released during each call. The caller
+        /// holds the turn; the drain gives it up.
         @inlinable
         func drain() {
+            var handedOver: TurnWaiter?
+            defer { handedOver?.unpark() }
             while let (event, downstream) = lock.withLock({ () -> (Event, Downstream)? in
                 // Once cancelled, nothing more goes out: emptying the queue ends the drain.
-                if self.downstream == nil { delivery.discard() }
-                guard let event = delivery.next(), let downstream = self.downstream else { return nil }
+                guard let downstream = self.downstream else {
+                    delivery.discard()
+                    _ = delivery.next(handingOverTo: &handedOver)
+                    return nil
+                }
+                guard let event = delivery.next(handingOverTo: &handedOver) else { return nil }
                 if case .completion = event {
                     self.downstream = nil
                     delivery.discard()

@@ -246,19 +246,17 @@ extension Publishers.Debounce {
             }
             timer?.cancel()
             guard let value else { return }
-            if lock.withLock({ delivery.enqueue(.value(value)) }) {
-                drain()
-            }
+            perform(lock.withLock { delivery.enqueue(.value(value)) })
         }
 
         /// Delivers the upstream's completion, on the scheduler, unless cancelled meanwhile.
         @inlinable
         func complete(_ completion: Subscribers.Completion<Upstream.Failure>) {
-            let mustDrain = lock.withLock { () -> Bool in
-                guard downstream != nil else { return false }
+            let duty = lock.withLock { () -> PacedDelivery<Event>.Duty in
+                guard downstream != nil else { return .none }
                 return delivery.enqueue(.completion(completion))
             }
-            if mustDrain { drain() }
+            perform(duty)
         }
 
         /// The latest element goes with the completion.

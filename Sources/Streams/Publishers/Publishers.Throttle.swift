@@ -221,22 +221,22 @@ extension Publishers.Throttle {
         @inlinable
         func emit() {
             let now = scheduler.now
-            let mustDrain = lock.withLock { () -> Bool in
-                guard status.isSubscribed else { return false }
+            let duty = lock.withLock { () -> PacedDelivery<Event>.Duty in
+                guard status.isSubscribed else { return .none }
                 let input = pendingInput.take()
                 let completion = pendingCompletion.take()
-                var mustDrain = false
+                var duty = PacedDelivery<Event>.Duty.none
                 if let input {
                     if completion == nil { lastEmissionTime = now }
-                    mustDrain = delivery.enqueue(.value(input)) || mustDrain
+                    duty = Swift.max(duty, delivery.enqueue(.value(input)))
                 }
                 if let completion {
                     status = .terminal
-                    mustDrain = delivery.enqueue(.completion(completion)) || mustDrain
+                    duty = Swift.max(duty, delivery.enqueue(.completion(completion)))
                 }
-                return mustDrain
+                return duty
             }
-            if mustDrain { drain() }
+            perform(duty)
         }
 
         /// Nothing is held for later elements.
