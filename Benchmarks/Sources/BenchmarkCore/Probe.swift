@@ -17,6 +17,8 @@ public final class Probe {
     public private(set) var elapsedNanoseconds: UInt64 = 0
     public private(set) var allocations: UInt64 = 0
     public private(set) var frees: UInt64 = 0
+    /// What a contention scenario (7) observed besides its time; nil for the other scenarios.
+    public var contention: ContentionStats?
 
     private var startTime: UInt64 = 0
     private var startAllocations: UInt64 = 0
@@ -34,7 +36,12 @@ public final class Probe {
     }
 
     public func stop() {
-        let end = Probe.now()
+        stop(endedAt: Probe.now())
+    }
+
+    /// Stops a stretch that ended at `end` (a `Probe.now()` time taken earlier, perhaps on another
+    /// thread); the allocations counted are those made until now.
+    public func stop(endedAt end: UInt64) {
         precondition(running, "Probe.stop() called without start()")
         running = false
         elapsedNanoseconds += end - startTime

@@ -20,6 +20,10 @@ public struct Sizes: Sendable {
     public var storedSubscriptions: Int
     /// Scenario 6: subscriptions kept in a Set<AnyCancellable>, all on one subject.
     public var oneSubjectSubscribers: Int
+    /// Scenario 7: values each sender thread sends into the shared subject with one subscriber.
+    public var contentionValuesPerThread: Int
+    /// Scenario 7: values each sender thread sends into the shared subject with ten subscribers.
+    public var contentionValuesPerThreadTenSinks: Int
     /// Timed rounds per scenario (each round runs every implementation once).
     public var rounds: Int
     /// Timed rounds for the slowest scenarios.
@@ -37,6 +41,8 @@ public struct Sizes: Sendable {
         publishedWrites: 50_000,
         storedSubscriptions: 100_000,
         oneSubjectSubscribers: 20_000,
+        contentionValuesPerThread: 2_000_000,
+        contentionValuesPerThreadTenSinks: 200_000,
         rounds: 7,
         heavyRounds: 5)
 
@@ -52,6 +58,8 @@ public struct Sizes: Sendable {
         publishedWrites: 500,
         storedSubscriptions: 2_000,
         oneSubjectSubscribers: 2_000,
+        contentionValuesPerThread: 50_000,
+        contentionValuesPerThreadTenSinks: 10_000,
         rounds: 3,
         heavyRounds: 3)
 }

@@ -11,6 +11,7 @@
 #if defined(__linux__) && defined(__GLIBC__)
 
 #include <errno.h>
+#include <malloc.h>
 #include <stddef.h>
 
 extern void *__libc_malloc(size_t size);
@@ -44,6 +45,17 @@ void bench_alloc_set_counting(int enabled) { __atomic_store_n(&counting, enabled
 uint64_t bench_alloc_count(void) { return __atomic_load_n(&allocations, __ATOMIC_SEQ_CST); }
 
 uint64_t bench_free_count(void) { return __atomic_load_n(&frees, __ATOMIC_SEQ_CST); }
+
+int bench_trim_heap(void) { return malloc_trim(0); }
+
+int64_t bench_heap_in_use(void) {
+#if __GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33)
+    struct mallinfo2 info = mallinfo2();
+    return (int64_t)(info.uordblks + info.hblkhd);
+#else
+    return -1;
+#endif
+}
 
 void *malloc(size_t size) {
     note_allocation();
@@ -106,5 +118,7 @@ int bench_alloc_counting_supported(void) { return 0; }
 void bench_alloc_set_counting(int enabled) { (void)enabled; }
 uint64_t bench_alloc_count(void) { return 0; }
 uint64_t bench_free_count(void) { return 0; }
+int bench_trim_heap(void) { return 0; }
+int64_t bench_heap_in_use(void) { return -1; }
 
 #endif

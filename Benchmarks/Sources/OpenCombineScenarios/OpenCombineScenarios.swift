@@ -141,6 +141,19 @@ public enum OpenCombineScenarios {
         subject.send(-1)
         return tally.checksum
     }
+
+    /// 7. Several threads send into one PassthroughSubject at once; every subscriber is a sink.
+    public static func contention(threads: Int, valuesPerThread: Int, subscribers: Int, probe: Probe) -> Int {
+        let rig = ContentionRig(threads: threads, valuesPerThread: valuesPerThread, subscribers: subscribers)
+        let subject = PassthroughSubject<Int, Never>()
+        var cancellables: [AnyCancellable] = []
+        for receiver in rig.receivers {
+            subject.sink { receiver.receive($0) }.store(in: &cancellables)
+        }
+        let checksum = rig.run(probe: probe) { subject.send($0) }
+        cancellables.removeAll()
+        return checksum
+    }
 }
 
 /// Scenario 5's model.

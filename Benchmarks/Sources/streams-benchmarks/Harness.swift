@@ -33,6 +33,16 @@ struct Measurement {
     var allocationsPerOperation: Double?
     var retainedPerOperation: Double?
     var checksum: Int?
+    /// Contention scenarios: what each timed run observed besides its time.
+    var contention: [ContentionStats] = []
+    /// Contention scenarios: runs whose delivery contract was checked, warm-up and allocation count
+    /// included.
+    var checkedRuns = 0
+    /// Contention scenarios: runs after which values whose `send` had returned had not all reached
+    /// every subscriber.
+    var violations: [(phase: String, stats: ContentionStats)] = []
+    /// Contention scenarios: the run the memory guard stopped; the implementation ran no more.
+    var unboundedBacklog: ContentionStats?
 
     var median: Double {
         let sorted = nanosecondsPerOperation.sorted()
@@ -58,6 +68,12 @@ struct ChecksumMismatch: Error, CustomStringConvertible {
 /// Runs a scenario: a warm-up run of each implementation, then `rounds` rounds that each run every
 /// implementation once, interleaved (A B C, A B C, ...), then one more run of each with allocation
 /// counting switched on. Every run's checksum must equal the first implementation's.
+///
+/// A contention scenario's run may instead break the delivery contract (values whose `send` had
+/// returned had not all been delivered, right after each sender's last `send` or once the senders
+/// had been joined): that run's checksum is not compared, the run is recorded as a violation, and the
+/// rounds go on. A run the memory guard stopped
+/// is recorded as an unbounded backlog and its implementation runs no more in this scenario.
 func measure(_ scenario: Scenario, implementations: [Implementation], rounds: Int, progress: (String) -> Void)
     throws -> [Implementation: Measurement]
 {
@@ -79,28 +95,49 @@ func measure(_ scenario: Scenario, implementations: [Implementation], rounds: In
         }
     }
 
+    /// Runs an implementation once; false if the run does not count (its backlog grew without bound).
+    func run(_ implementation: Implementation, _ probe: Probe, phase: String) throws -> Bool {
+        let checksum = scenario.run[implementation]!(probe)
+        if let stats = probe.contention {
+            if stats.unboundedBacklog {
+                results[implementation, default: Measurement()].unboundedBacklog = stats
+                return false
+            }
+            results[implementation, default: Measurement()].checkedRuns += 1
+            if !stats.deliveredBeforeSendReturned {
+                results[implementation, default: Measurement()].violations.append((phase, stats))
+                return true
+            }
+        }
+        try check(implementation, checksum, phase: phase)
+        return true
+    }
+
+    func isRunning(_ implementation: Implementation) -> Bool {
+        results[implementation]?.unboundedBacklog == nil
+    }
+
     progress("warm-up")
     for implementation in implementations {
-        try check(implementation, scenario.run[implementation]!(Probe()), phase: "warm-up")
+        _ = try run(implementation, Probe(), phase: "warm-up")
     }
     for round in 0..<rounds {
         progress("round \(round + 1)/\(rounds)")
-        for implementation in implementations {
+        for implementation in implementations where isRunning(implementation) {
             let probe = Probe()
-            let checksum = scenario.run[implementation]!(probe)
-            try check(implementation, checksum, phase: "round \(round + 1)")
+            guard try run(implementation, probe, phase: "round \(round + 1)") else { continue }
             results[implementation, default: Measurement()].nanosecondsPerOperation.append(
                 Double(probe.elapsedNanoseconds) / Double(scenario.operations))
+            if let stats = probe.contention { results[implementation, default: Measurement()].contention.append(stats) }
         }
     }
     if AllocationCounter.isSupported {
         progress("counting allocations")
-        for implementation in implementations {
+        for implementation in implementations where isRunning(implementation) {
             let probe = Probe()
             AllocationCounter.setCounting(true)
-            let checksum = scenario.run[implementation]!(probe)
-            AllocationCounter.setCounting(false)
-            try check(implementation, checksum, phase: "allocation count")
+            defer { AllocationCounter.setCounting(false) }
+            guard try run(implementation, probe, phase: "allocation count") else { continue }
             let operations = Double(scenario.operations)
             results[implementation, default: Measurement()].allocationsPerOperation =
                 Double(probe.allocations) / operations
@@ -109,4 +146,26 @@ func measure(_ scenario: Scenario, implementations: [Implementation], rounds: In
         }
     }
     return results
+}
+
+/// "values delivered after send returned: got X, expected Y ...": what a contention run that broke
+/// the delivery contract saw right after each sender's last `send` returned and once the senders had
+/// been joined, and what became of the values missing then.
+func describeViolation(_ stats: ContentionStats) -> String {
+    let subscribers = "\(stats.subscribers) subscriber\(stats.subscribers == 1 ? "" : "s")"
+    var text =
+        "values delivered after send returned: got \(grouped(stats.deliveredWhenSendsReturned)), "
+        + "expected \(grouped(stats.expected)) (\(grouped(stats.sent)) values sent × \(subscribers); "
+        + "each sender thread counted its own values right after its last send returned); "
+        + "once all senders had been joined: \(grouped(stats.deliveredAtJoin))"
+    let missing = stats.expected - stats.deliveredAtJoin
+    if let late = stats.lateByNanoseconds {
+        let milliseconds = fixed(Double(late) / 1e6, 1)
+        text += ", and the \(grouped(missing)) missing arrived by \(milliseconds) ms after the last send returned"
+    } else if stats.missingAfterWait > 0 {
+        text += ", and \(grouped(stats.missingAfterWait)) had still not arrived 10 s later"
+    } else if missing < 0 {
+        text += ", \(grouped(-missing)) deliveries too many"
+    }
+    return text
 }

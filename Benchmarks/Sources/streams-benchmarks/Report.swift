@@ -1,3 +1,5 @@
+import BenchmarkCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -47,6 +49,62 @@ func formatTimes(_ measurement: Measurement?) -> String {
         + "(\(unit.format(measurement.minimum))–\(unit.format(measurement.maximum)))"
 }
 
+/// The times, or a note that the memory guard stopped the implementation's backlog.
+func formatTimesOrBacklog(_ measurement: Measurement?) -> String {
+    if let measurement, measurement.nanosecondsPerOperation.isEmpty, measurement.unboundedBacklog != nil {
+        return "unbounded backlog"
+    }
+    return formatTimes(measurement)
+}
+
+/// A contention row's peak resident and heap growth, backlog, and whether values were delivered before
+/// their send returned.
+func formatContention(_ measurement: Measurement) -> [String] {
+    func medianAndMaximum(_ values: [Int], _ format: (Int) -> String) -> String {
+        guard !values.isEmpty else { return "-" }
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        let median = sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+        return "\(format(median)) (\(format(sorted[sorted.count - 1])))"
+    }
+    func megabytes(_ bytes: Int) -> String {
+        let value = Double(bytes) / 1_048_576
+        return fixed(value, value < 10 ? 1 : 0) + " MiB"
+    }
+    let runs = measurement.contention
+    func memoryColumn(_ bytes: (ContentionStats) -> Int?) -> String {
+        let values = runs.compactMap(bytes)
+        return values.count < runs.count ? "-" : medianAndMaximum(values, megabytes)
+    }
+    var memory = memoryColumn(\.peakResidentGrowthBytes)
+    var heap = memoryColumn(\.peakHeapGrowthBytes)
+    var backlog = medianAndMaximum(runs.map(\.maximumBacklog), grouped)
+    var delivered: String
+    if let stopped = measurement.unboundedBacklog {
+        memory = "> \(megabytes(stopped.peakResidentGrowthBytes ?? ContentionRig.residentLimitBytes))"
+        heap = stopped.peakHeapGrowthBytes.map { "≥ \(megabytes($0))" } ?? "-"
+        backlog = "≥ \(grouped(stopped.maximumBacklog))"
+        let after = stopped.stoppedAfterNanoseconds.map { " in \(fixed(Double($0) / 1e9, 1)) s" } ?? ""
+        delivered =
+            "unbounded backlog: memory grew past \(megabytes(ContentionRig.residentLimitBytes))\(after); "
+            + "stopped after \(grouped(stopped.sent)) sends"
+    } else if runs.isEmpty {
+        delivered = "-"
+    } else {
+        let short = runs.filter { !$0.deliveredBeforeSendReturned }
+        if short.isEmpty {
+            delivered = "all, in every run"
+        } else {
+            let worst = short.min { $0.deliveredWhenSendsReturned < $1.deliveredWhenSendsReturned }!
+            let atJoin = short.allSatisfy { $0.deliveredAtJoin == $0.expected } ? "all" : "not all"
+            delivered =
+                "NOT ALL in \(short.count) of \(runs.count) runs (worst \(grouped(worst.deliveredWhenSendsReturned)) "
+                + "of \(grouped(worst.expected))); at the join: \(atJoin)"
+        }
+    }
+    return [memory, heap, backlog, delivered]
+}
+
 func formatRatio(_ numerator: Measurement?, _ denominator: Measurement?) -> String {
     guard let numerator, let denominator, !numerator.nanosecondsPerOperation.isEmpty,
         !denominator.nanosecondsPerOperation.isEmpty, denominator.median > 0
@@ -60,6 +118,17 @@ func formatRatio(_ numerator: Measurement?, _ denominator: Measurement?) -> Stri
 func formatAllocations(_ measurement: Measurement?) -> String {
     guard let allocations = measurement?.allocationsPerOperation else { return "-" }
     return fixed(allocations, allocations < 100 ? 2 : 0)
+}
+
+/// "1,234,567".
+func grouped(_ number: Int) -> String {
+    let digits = String(number)
+    var result = ""
+    for (index, character) in digits.enumerated() {
+        if index > 0, (digits.count - index) % 3 == 0 { result += "," }
+        result.append(character)
+    }
+    return result
 }
 
 /// Prints rows as a Markdown table whose columns line up in a terminal too.

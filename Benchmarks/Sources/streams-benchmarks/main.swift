@@ -12,17 +12,21 @@ import StreamsScenarios
 #endif
 
 let usage = """
-    Usage: streams-benchmarks [--quick] [--filter TEXT]... [--impl NAME]... [--rounds N] [--list]
+    Usage: streams-benchmarks [--quick] [--filter TEXT]... [--impl NAME]... [--rounds N]
+                              [--contention-values N] [--list]
 
     Runs each scenario in Streams, OpenCombine and a hand-written floor, interleaved in one process,
     and prints medians (min–max) per operation, the ratios, and heap allocations per operation.
 
       --quick         tiny sizes: a smoke test that takes a few seconds
-      --filter TEXT   only the scenario with this id (1, 2a, ...), or those whose title
-                      contains TEXT (repeatable)
+      --filter TEXT   only the scenario with this id (1, 2a, ...) or group (2, 7), or those
+                      whose title contains TEXT (repeatable)
       --impl NAME     only these implementations: streams, opencombine, floor (repeatable);
                       checksums are still compared among those that run
       --rounds N      timed rounds per scenario (default 7, 5 for the slowest; 3 with --quick)
+      --contention-values N
+                      values each sender thread sends in scenarios 7 (default 2,000,000 with
+                      one sink, 200,000 with ten; 50,000 and 10,000 with --quick)
       --list          list the scenarios and exit
     Build in release mode: swift run -c release --package-path Benchmarks streams-benchmarks
     """
@@ -44,6 +48,7 @@ var quick = false
 var filters: [String] = []
 var selected: [Implementation] = []
 var roundsOverride: Int?
+var contentionValuesOverride: Int?
 var listOnly = false
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
@@ -58,6 +63,11 @@ while let argument = arguments.next() {
             let implementation = Implementation.allCases.first(where: { $0.rawValue.lowercased() == name.lowercased() })
         else { fail("--impl needs one of: streams, opencombine, floor\n\n" + usage) }
         if !selected.contains(implementation) { selected.append(implementation) }
+    case "--contention-values":
+        guard let text = arguments.next(), let values = Int(text), values > 0 else {
+            fail("--contention-values needs a positive number\n\n" + usage)
+        }
+        contentionValuesOverride = values
     case "--rounds":
         guard let text = arguments.next(), let rounds = Int(text), rounds > 0 else {
             fail("--rounds needs a positive number\n\n" + usage)
@@ -74,16 +84,6 @@ let implementations = selected.isEmpty ? Implementation.allCases : Implementatio
 let sizes = quick ? Sizes.quick : Sizes.full
 
 // MARK: - Scenarios
-
-func grouped(_ number: Int) -> String {
-    let digits = String(number)
-    var result = ""
-    for (index, character) in digits.enumerated() {
-        if index > 0, (digits.count - index) % 3 == 0 { result += "," }
-        result.append(character)
-    }
-    return result
-}
 
 var scenarios: [Scenario] = []
 do {
@@ -186,12 +186,44 @@ do {
             ]))
 }
 
-// A filter equal to a scenario id selects that scenario; any other filter selects by title.
+for (index, (threads, subscribers)) in [(2, 1), (2, 10), (4, 1), (4, 10)].enumerated() {
+    let valuesPerThread =
+        contentionValuesOverride
+        ?? (subscribers == 1 ? sizes.contentionValuesPerThread : sizes.contentionValuesPerThreadTenSinks)
+    let sinks = subscribers == 1 ? "sink" : "sinks"
+    scenarios.append(
+        Scenario(
+            id: "7\(Character(UnicodeScalar(UInt8(ascii: "a") + UInt8(index))))",
+            title: "\(threads) threads send into one PassthroughSubject, \(subscribers) \(sinks), "
+                + "\(threads) × \(grouped(valuesPerThread)) values",
+            unit: "value sent", operations: threads * valuesPerThread, rounds: sizes.heavyRounds,
+            run: [
+                .streams: {
+                    StreamsScenarios.contention(
+                        threads: threads, valuesPerThread: valuesPerThread, subscribers: subscribers, probe: $0)
+                },
+                .openCombine: {
+                    OpenCombineScenarios.contention(
+                        threads: threads, valuesPerThread: valuesPerThread, subscribers: subscribers, probe: $0)
+                },
+                .floor: {
+                    FloorScenarios.contention(
+                        threads: threads, valuesPerThread: valuesPerThread, subscribers: subscribers, probe: $0)
+                },
+            ]))
+}
+
+// A filter equal to a scenario id, or to the number of a group of scenarios ("7" for 7a–7d), selects
+// by id; any other filter selects by title.
+func selects(_ filter: String, id: String) -> Bool {
+    let id = id.lowercased()
+    return id == filter || String(id.prefix { $0.isNumber }) == filter
+}
 let chosen = scenarios.filter { scenario in
     filters.isEmpty
         || filters.contains { filter in
-            scenarios.contains { $0.id.lowercased() == filter }
-                ? scenario.id.lowercased() == filter : scenario.title.lowercased().contains(filter)
+            scenarios.contains { selects(filter, id: $0.id) }
+                ? selects(filter, id: scenario.id) : scenario.title.lowercased().contains(filter)
         }
 }
 
@@ -257,7 +289,8 @@ let header = [
 let rows = results.map { scenario, measured in
     [
         scenario.id, scenario.title, scenario.unit,
-        formatTimes(measured[.streams]), formatTimes(measured[.openCombine]), formatTimes(measured[.floor]),
+        formatTimesOrBacklog(measured[.streams]), formatTimesOrBacklog(measured[.openCombine]),
+        formatTimesOrBacklog(measured[.floor]),
         formatRatio(measured[.streams], measured[.openCombine]), formatRatio(measured[.streams], measured[.floor]),
         formatAllocations(measured[.streams]), formatAllocations(measured[.openCombine]),
         formatAllocations(measured[.floor]),
@@ -281,6 +314,51 @@ if !notes.isEmpty {
     for note in notes { print(note) }
     print("")
 }
+
+// Contention scenarios: memory and backlog next to the time, one row per implementation.
+let contentionResults = results.filter { _, measured in
+    measured.values.contains { !$0.contention.isEmpty || $0.unboundedBacklog != nil }
+}
+var violations: [String] = []
+if !contentionResults.isEmpty {
+    print("Contention (scenarios 7): peak resident memory growth and backlog during each timed run")
+    print("")
+    var contentionRows: [[String]] = []
+    for (scenario, measured) in contentionResults {
+        for implementation in implementations {
+            guard let measurement = measured[implementation] else { continue }
+            contentionRows.append(
+                [scenario.id, implementation.rawValue, formatTimesOrBacklog(measurement)]
+                    + formatContention(measurement))
+            if let worst = measurement.violations.min(by: {
+                $0.stats.deliveredWhenSendsReturned < $1.stats.deliveredWhenSendsReturned
+            }) {
+                violations.append(
+                    "- \(scenario.id) \(implementation.rawValue), \(measurement.violations.count) of "
+                        + "\(measurement.checkedRuns) runs; worst (\(worst.phase)): \(describeViolation(worst.stats))")
+            }
+        }
+    }
+    printTable(
+        header: [
+            "#", "implementation", "per value sent median (min–max)", "peak RSS growth median (max)",
+            "peak heap growth median (max)", "max backlog median (max)", "delivered before send returned",
+        ],
+        rightAligned: [2, 3, 4, 5], rows: contentionRows)
+    print("")
+}
+if !violations.isEmpty {
+    print(
+        "DELIVERY CONTRACT BROKEN: in these runs (warm-up and allocation count included), values whose send had "
+            + "returned had not all been delivered")
+    for violation in violations { print(violation) }
+    printError("\nDELIVERY CONTRACT BROKEN:\n" + violations.joined(separator: "\n"))
+    print("")
+    print("The run fails. Total time \(fixed(elapsedSeconds, 1)) s; load average at end: \(loadAverage()).")
+    exit(1)
+}
+let anyStopped = results.contains { _, measured in measured.values.contains { $0.unboundedBacklog != nil } }
 print(
-    "Checksums: all implementations agreed in every run. Total time \(fixed(elapsedSeconds, 1)) s; "
-        + "load average at end: \(loadAverage()).")
+    "Checksums: all implementations agreed in every run"
+        + (anyStopped ? " (except runs the memory guard stopped, which are not compared)" : "")
+        + ". Total time \(fixed(elapsedSeconds, 1)) s; load average at end: \(loadAverage()).")

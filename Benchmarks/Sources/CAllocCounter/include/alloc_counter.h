@@ -15,4 +15,12 @@ uint64_t bench_alloc_count(void);
 /// Frees of a non-NULL pointer (and realloc to size 0) made while counting was on.
 uint64_t bench_free_count(void);
 
+/// Returns the memory glibc's allocator holds free to the system (malloc_trim(0)), so that resident
+/// memory measured next starts from what is in use; 1 if it released some. Does nothing elsewhere.
+int bench_trim_heap(void);
+
+/// Bytes the program has allocated and not yet freed, in all of glibc's arenas and mmapped blocks
+/// (mallinfo2: uordblks + hblkhd); -1 where unavailable. Locks each arena in turn; never allocates.
+int64_t bench_heap_in_use(void);
+
 #endif
