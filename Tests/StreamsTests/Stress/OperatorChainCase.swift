@@ -153,6 +153,11 @@ enum ChainOperator: Sendable, CustomStringConvertible {
     /// `ignoreOutput()`, then a `map` from `Never` back to `Int`.
     case ignoreOutput
     case replaceEmpty(Int)
+    /// The `try` variant of `base` (map, filter, compactMap, scan, removeDuplicates, drop(while:),
+    /// prefix(while:), first(where:), last(where:), allSatisfy, contains(where:), reduce, min, max),
+    /// whose closure throws `ChainFailure.thrown` when it meets `trigger`, followed by a `mapError`
+    /// back to `ChainFailure`.
+    indirect case throwing(ChainOperator, on: Int)
 
     var description: String {
         switch self {
@@ -182,6 +187,26 @@ enum ChainOperator: Sendable, CustomStringConvertible {
         case .collectAll: ".collect().map(encode)"
         case .ignoreOutput: ".ignoreOutput().map(absurd)"
         case .replaceEmpty(let value): ".replaceEmpty(with: \(value))"
+        case .throwing(let base, let trigger):
+            switch base {
+            case .min: ".tryMin(by: <) /* throws on \(trigger) */.mapError(ChainFailure.init)"
+            case .max: ".tryMax(by: <) /* throws on \(trigger) */.mapError(ChainFailure.init)"
+            case .removeDuplicates: ".tryRemoveDuplicates(by: ==) /* throws on \(trigger) */.mapError(ChainFailure.init)"
+            default:
+                // `.map { ... }` becomes `.tryMap { ... }`, and so on.
+                ".try\(base.description.dropFirst().prefix(1).uppercased())\(base.description.dropFirst(2))"
+                    + " /* throws on \(trigger) */.mapError(ChainFailure.init)"
+            }
+        }
+    }
+
+    /// The operators that have a `try` variant.
+    var hasThrowingVariant: Bool {
+        switch self {
+        case .map, .filter, .compactMap, .scan, .removeDuplicates, .dropWhile, .prefixWhile, .firstWhere,
+            .lastWhere, .allSatisfy, .containsWhere, .reduce, .min, .max:
+            true
+        default: false
         }
     }
 }
@@ -225,6 +250,29 @@ extension ChainOperator {
             .reduceLike
         case .ignoreOutput: .ignoreOutput
         case .replaceEmpty(let value): .replaceEmpty(value)
+        case .throwing(let base, _): base.shape
+        }
+    }
+
+    /// For a `try` variant: whether its closure throws as it handles the last of `inputs` (having not
+    /// thrown before). Each variant calls its closure on the values its plain version looks at.
+    func throwsAt(_ inputs: [Int]) -> Bool {
+        guard case .throwing(let base, let trigger) = self, let last = inputs.last else { return false }
+        let earlier = inputs.dropLast()
+        switch base {
+        case .dropWhile(let predicate):
+            // Called only while dropping.
+            return last == trigger && earlier.allSatisfy(predicate.test)
+        case .removeDuplicates:
+            // Compares each value with the one before it, from the second on.
+            return last == trigger && !earlier.isEmpty
+        case .min, .max:
+            // Compares each value with the result so far, from the second on; throws at the first
+            // comparison that involves the trigger.
+            return !earlier.isEmpty && inputs.contains(trigger)
+        default:
+            // The others call their closure on each value until they end.
+            return last == trigger
         }
     }
 
@@ -251,6 +299,7 @@ extension ChainOperator {
                 ChainClosures.encode(Array(inputs[$0..<($0 + count)]))
             }
         case .replaceEmpty: inputs
+        case .throwing(let base, _): base.outputs(after: inputs)
         default: preconditionFailure("\(self) has no running outputs")
         }
     }
@@ -267,6 +316,7 @@ extension ChainOperator {
         case .first: !inputs.isEmpty
         case .allSatisfy(let predicate): inputs.contains { !predicate.test($0) }
         case .contains(let value): inputs.contains(value)
+        case .throwing(let base, _): base.ends(after: inputs)
         default: false
         }
     }
@@ -287,26 +337,40 @@ extension ChainOperator {
         case .contains(let value): inputs.contains(value) ? 1 : 0
         case .containsWhere(let predicate): inputs.contains(where: predicate.test) ? 1 : 0
         case .collectAll: ChainClosures.encode(inputs)
+        case .throwing(let base, _): base.result(of: inputs)
         default: preconditionFailure("\(self) has no result")
         }
     }
 
     /// Everything the operator publishes over the whole of `input`, with unlimited demand: the array
-    /// form of the operator.
-    func apply(to input: [Int]) -> [Int] {
-        /// The input up to the value that ends the operator, if one does.
-        var consumed: [Int] {
-            let end = input.indices.first { ends(after: Array(input[...$0])) }
-            return end.map { Array(input[...$0]) } ?? input
+    /// form of the operator. `failure` is how the input ended, if it failed; the result says how the
+    /// output ends.
+    func apply(to input: [Int], failure: ChainFailure? = nil) -> (values: [Int], failure: ChainFailure?) {
+        // The input up to the value at which the operator throws or ends by itself, if any.
+        for end in input.indices {
+            let seen = Array(input[...end])
+            if throwsAt(seen) {
+                switch shape {
+                case .filterLike, .dropFirst, .collect, .replaceEmpty: return (outputs(after: Array(seen.dropLast())), .thrown)
+                case .reduceLike, .ignoreOutput: return ([], .thrown)
+                }
+            }
+            if ends(after: seen) {
+                switch shape {
+                case .reduceLike: return (result(of: seen).map { [$0] } ?? [], nil)
+                default: return (outputs(after: seen), nil)
+                }
+            }
         }
         switch shape {
-        case .filterLike, .dropFirst: return outputs(after: consumed)
+        case .filterLike, .dropFirst: return (outputs(after: input), failure)
         case .collect(let count):
             let remainder = Array(input.suffix(input.count % count))
-            return outputs(after: input) + (remainder.isEmpty ? [] : [ChainClosures.encode(remainder)])
-        case .reduceLike: return result(of: consumed).map { [$0] } ?? []
-        case .ignoreOutput: return []
-        case .replaceEmpty(let value): return input.isEmpty ? [value] : input
+            let rest = remainder.isEmpty || failure != nil ? [] : [ChainClosures.encode(remainder)]
+            return (outputs(after: input) + rest, failure)
+        case .reduceLike: return (failure == nil ? result(of: input).map { [$0] } ?? [] : [], failure)
+        case .ignoreOutput: return ([], failure)
+        case .replaceEmpty(let value): return (input.isEmpty && failure == nil ? [value] : input, failure)
         }
     }
 
@@ -317,7 +381,9 @@ extension ChainOperator {
     /// as here; such a range is applied through the generic operator instead.
     func fusesIntoSequence(ofCount count: Int) -> Bool {
         switch self {
-        case .collect, .replaceEmpty: false
+        // Collect by count and replaceEmpty have no version of their own; the few `try` operators
+        // Publishers.Sequence has of its own are left to the generic ones.
+        case .collect, .replaceEmpty, .throwing: false
         case .output(let range): range.upperBound <= count
         default: true
         }
@@ -348,14 +414,25 @@ enum ChainStep: Sendable, CustomStringConvertible {
         case .request(let demand): "request(\(demand))"
         case .send(let value): "send(\(value))"
         case .finish: "send(completion: .finished)"
-        case .fail: "send(completion: .failure(ChainFailure()))"
+        case .fail: "send(completion: .failure(.sent))"
         case .cancel: "cancel()"
         }
     }
 }
 
-/// The error a subject-sourced chain may fail with.
-struct ChainFailure: Error, Equatable {}
+/// The error a chain fails with, by where it came from.
+enum ChainFailure: Error, Equatable, Sendable {
+    /// Sent by the subject the chain publishes from.
+    case sent
+    /// Thrown by the closure of a `try` operator.
+    case thrown
+    /// Any other error (which no chain should fail with).
+    case foreign
+
+    init(_ error: any Error) {
+        self = (error as? ChainFailure) ?? .foreign
+    }
+}
 
 /// What a chain publishes from.
 enum ChainSource: Sendable {
@@ -377,6 +454,9 @@ struct SubscriberScript: Sendable, CustomStringConvertible {
     var initialDemand: ModelDemand
     /// What it returns from its `n`-th `receive(_:)`, at index `n - 1` (`.none` past the end).
     var demandPerValue: [ModelDemand]
+    /// What it requests from inside its `n`-th `receive(_:)`, at index `n - 1`, before it returns
+    /// (`.none`, or past the end: nothing).
+    var requestPerValue: [ModelDemand] = []
     /// The value in whose `receive(_:)` it cancels, counting from 1.
     var cancelAtValue: Int?
 
@@ -384,8 +464,13 @@ struct SubscriberScript: Sendable, CustomStringConvertible {
         count <= demandPerValue.count ? demandPerValue[count - 1] : .none
     }
 
+    func request(insideValue count: Int) -> ModelDemand {
+        count <= requestPerValue.count ? requestPerValue[count - 1] : .none
+    }
+
     var description: String {
         var text = "initial demand \(initialDemand), then from each receive \(demandPerValue)"
+        if requestPerValue.contains(where: \.isPositive) { text += ", requests inside each receive \(requestPerValue)" }
         if let cancelAtValue { text += ", cancels inside receive of value #\(cancelAtValue)" }
         return text
     }
@@ -406,12 +491,12 @@ struct ChainCase: Sendable, CustomStringConvertible {
     var description: String {
         var chain: String
         switch source {
-        case .sequence(let input): chain = "\(input).publisher"
+        case .sequence(let input): chain = "\(input).publisher" + (fusesFirst ? "" : ".setFailureType(to: ChainFailure.self)")
         case .subject(let input): chain = "PassthroughSubject<Int, ChainFailure>() /* sent \(input) */"
         }
         for (index, op) in operators.enumerated() {
             chain += op.description
-            if index == 0, fusesFirst { chain += " /* Publishers.Sequence's own */" }
+            if index == 0, fusesFirst { chain += " /* Publishers.Sequence's own */.setFailureType(to: ChainFailure.self)" }
             if erasures[index] { chain += ".eraseToAnyPublisher()" }
         }
         return """
@@ -437,11 +522,16 @@ extension ChainCase {
             demandPerValue: (0..<12).map { _ in
                 random.pick(weighted: [(55, .none), (30, .max(1)), (10, .max(2)), (5, .unlimited)])
             },
+            requestPerValue: random.chance(25)
+                ? (0..<12).map { _ in random.pick(weighted: [(70, .none), (25, .max(1)), (5, .max(3))]) } : [],
             cancelAtValue: random.chance(25) ? random.int(in: 1...3) : nil)
 
         var operators: [ChainOperator]
         repeat {
-            operators = (0..<random.int(in: 1...5)).map { _ in randomOperator(using: &random) }
+            operators = (0..<random.int(in: 1...5)).map { _ in
+                let op = randomOperator(using: &random)
+                return op.hasThrowingVariant && random.chance(20) ? .throwing(op, on: random.int(in: 0...6)) : op
+            }
         } while !replacementsAreUnambiguous(operators, initialDemand: subscriber.initialDemand)
 
         let fusesFirst =

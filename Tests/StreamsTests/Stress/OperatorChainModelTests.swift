@@ -43,8 +43,12 @@ import Testing
             var chainCase = ChainCase.random(using: &random, subjectSourced: false)
             chainCase.subscriber = SubscriberScript(initialDemand: .unlimited, demandPerValue: [], cancelAtValue: nil)
             chainCase.steps = []
-            let composed = chainCase.operators.reduce(chainCase.source.input) { $1.apply(to: $0) }
-            let expected = [ChainEvent.subscription] + composed.map(ChainEvent.value) + [.finished]
+            let composed = chainCase.operators.reduce((values: chainCase.source.input, failure: ChainFailure?.none)) {
+                $1.apply(to: $0.values, failure: $0.failure)
+            }
+            let expected =
+                [ChainEvent.subscription] + composed.values.map(ChainEvent.value)
+                + [composed.failure.map(ChainEvent.failure) ?? .finished]
             let model = ChainReference.play(chainCase).events
             #expect(model == expected, "seed \(seed) case \(index)\n\(chainCase)\narrays: \(expected)\nmodel:  \(model)")
         }
@@ -136,39 +140,31 @@ import Testing
         var released: Bool
     }
 
-    static func runThroughStreams(_ chainCase: ChainCase) -> Outcome {
-        switch chainCase.source {
-        case .sequence: run(chainCase, failure: Never.self)
-        case .subject: run(chainCase, failure: ChainFailure.self)
-        }
-    }
-
     /// Builds the chain, plays the steps and records what the subscriber saw; then lets go of
     /// everything but the source and checks that the chain was released.
-    private static func run<Failure: Error>(_ chainCase: ChainCase, failure: Failure.Type) -> Outcome {
-        let subject = PassthroughSubject<Int, Failure>()
-        weak var weakSubscriber: TestSubscriber<Int, Failure>?
+    static func runThroughStreams(_ chainCase: ChainCase) -> Outcome {
+        let subject = PassthroughSubject<Int, ChainFailure>()
+        weak var weakSubscriber: TestSubscriber<Int, ChainFailure>?
         weak var weakToken: Tracked?
         var events: [ChainEvent] = []
         do {
             // Captured by every closure in the chain: it outlives the chain only if something leaks.
             let token = Tracked()
-            let subscriber = makeSubscriber(chainCase.subscriber, failure: Failure.self)
+            let subscriber = makeSubscriber(chainCase.subscriber)
             weakSubscriber = subscriber
             weakToken = token
 
             let erasures = chainCase.erasures[...]
             switch chainCase.source {
+            case .sequence(let input) where chainCase.fusesFirst:
+                attachFused(
+                    input, chainCase.operators[0], then: chainCase.operators.dropFirst(), erasures: erasures,
+                    token: token, subscriber: subscriber)
             case .sequence(let input):
-                if chainCase.fusesFirst, let subscriber = subscriber as? TestSubscriber<Int, Never> {
-                    attachFused(
-                        input, chainCase.operators[0], then: chainCase.operators.dropFirst(),
-                        erasures: erasures, token: token, subscriber: subscriber)
-                } else {
-                    attach(
-                        Publishers.Sequence<[Int], Failure>(sequence: input), chainCase.operators[...],
-                        erasures: erasures, token: token, subscriber: subscriber)
-                }
+                // The same as `input.publisher.setFailureType(to: ChainFailure.self)`.
+                attach(
+                    Publishers.Sequence<[Int], ChainFailure>(sequence: input), chainCase.operators[...],
+                    erasures: erasures, token: token, subscriber: subscriber)
             case .subject:
                 attach(subject, chainCase.operators[...], erasures: erasures, token: token, subscriber: subscriber)
             }
@@ -186,9 +182,7 @@ import Testing
                 case .request(let demand): subscriber.request(demand.streams)
                 case .send(let value): subject.send(value)
                 case .finish: subject.send(completion: .finished)
-                case .fail:
-                    guard let failure = ChainFailure() as? Failure else { preconditionFailure("no failure to send") }
-                    subject.send(completion: .failure(failure))
+                case .fail: subject.send(completion: .failure(.sent))
                 case .cancel: subscriber.cancel()
                 }
             }
@@ -202,17 +196,17 @@ import Testing
         return Outcome(events: events, released: released)
     }
 
-    /// A `TestSubscriber` that follows the script: it returns the scripted demand from each
-    /// `receive(_:)`, and cancels inside the scripted one.
-    private static func makeSubscriber<Failure: Error>(
-        _ script: SubscriberScript, failure: Failure.Type
-    ) -> TestSubscriber<Int, Failure> {
+    /// A `TestSubscriber` that follows the script: it requests and returns the scripted demand in
+    /// each `receive(_:)`, and cancels inside the scripted one.
+    private static func makeSubscriber(_ script: SubscriberScript) -> TestSubscriber<Int, ChainFailure> {
         let counter = ReceiveCounter()
-        let subscriber = TestSubscriber<Int, Failure>(initialDemand: script.initialDemand.streams) { _ in
+        let subscriber = TestSubscriber<Int, ChainFailure>(initialDemand: script.initialDemand.streams) { _ in
             script.demand(afterValue: counter.received).streams
         }
         subscriber.onReceiveValue { [weak subscriber] _ in
             counter.received += 1
+            let request = script.request(insideValue: counter.received)
+            if request.isPositive { subscriber?.request(request.streams) }
             if counter.received == script.cancelAtValue { subscriber?.cancel() }
         }
         return subscriber
@@ -222,15 +216,15 @@ import Testing
 
     /// Applies the operators to `publisher` through the generic operators, erasing where the case
     /// says, and subscribes the subscriber at the end.
-    private static func attach<Upstream: Publisher, Failure>(
+    private static func attach<Upstream: Publisher>(
         _ publisher: Upstream, _ operators: ArraySlice<ChainOperator>, erasures: ArraySlice<Bool>,
-        token: Tracked, subscriber: TestSubscriber<Int, Failure>
-    ) where Upstream.Output == Int, Upstream.Failure == Failure {
+        token: Tracked, subscriber: TestSubscriber<Int, ChainFailure>
+    ) where Upstream.Output == Int, Upstream.Failure == ChainFailure {
         guard let op = operators.first, let erase = erasures.first else {
             publisher.subscribe(subscriber)
             return
         }
-        func next<Next: Publisher>(_ next: Next) where Next.Output == Int, Next.Failure == Failure {
+        func next<Next: Publisher>(_ next: Next) where Next.Output == Int, Next.Failure == ChainFailure {
             let rest = operators.dropFirst()
             let restErasures = erasures.dropFirst()
             if erase {
@@ -253,7 +247,8 @@ import Testing
         case .prefixWhile(let predicate): next(publisher.prefix { value in token.touch { predicate.test(value) } })
         case .output(let range): next(publisher.output(in: range))
         case .outputAt(let index): next(publisher.output(at: index))
-        case .collect(let count): next(publisher.collect(count).map { values in token.touch { ChainClosures.encode(values) } })
+        case .collect(let count):
+            next(publisher.collect(count).map { values in token.touch { ChainClosures.encode(values) } })
         case .firstWhere(let predicate): next(publisher.first { value in token.touch { predicate.test(value) } })
         case .first: next(publisher.first())
         case .last: next(publisher.last())
@@ -271,20 +266,67 @@ import Testing
         case .collectAll: next(publisher.collect().map { values in token.touch { ChainClosures.encode(values) } })
         case .ignoreOutput: next(publisher.ignoreOutput().map(absurd))
         case .replaceEmpty(let value): next(publisher.replaceEmpty(with: value))
+        case .throwing(let base, let trigger):
+            /// Throws on the trigger; holds on to the token.
+            func check(_ values: Int...) throws {
+                try token.touch { if values.contains(trigger) { throw ChainFailure.thrown } }
+            }
+            switch base {
+            case .map(let transform):
+                next(publisher.tryMap { try check($0); return transform.apply($0) }.mapError(ChainFailure.init))
+            case .filter(let predicate):
+                next(publisher.tryFilter { try check($0); return predicate.test($0) }.mapError(ChainFailure.init))
+            case .compactMap(let transform):
+                next(publisher.tryCompactMap { try check($0); return transform.apply($0) }.mapError(ChainFailure.init))
+            case .scan(let accumulation):
+                next(
+                    publisher.tryScan(accumulation.initial) { result, value in
+                        try check(value)
+                        return accumulation.combine(result, value)
+                    }.mapError(ChainFailure.init))
+            case .removeDuplicates:
+                next(publisher.tryRemoveDuplicates { try check($1); return $0 == $1 }.mapError(ChainFailure.init))
+            case .dropWhile(let predicate):
+                next(publisher.tryDrop { try check($0); return predicate.test($0) }.mapError(ChainFailure.init))
+            case .prefixWhile(let predicate):
+                next(publisher.tryPrefix { try check($0); return predicate.test($0) }.mapError(ChainFailure.init))
+            case .firstWhere(let predicate):
+                next(publisher.tryFirst { try check($0); return predicate.test($0) }.mapError(ChainFailure.init))
+            case .lastWhere(let predicate):
+                next(publisher.tryLast { try check($0); return predicate.test($0) }.mapError(ChainFailure.init))
+            case .allSatisfy(let predicate):
+                next(
+                    publisher.tryAllSatisfy { try check($0); return predicate.test($0) }
+                        .map { $0 ? 1 : 0 }.mapError(ChainFailure.init))
+            case .containsWhere(let predicate):
+                next(
+                    publisher.tryContains { try check($0); return predicate.test($0) }
+                        .map { $0 ? 1 : 0 }.mapError(ChainFailure.init))
+            case .reduce(let accumulation):
+                next(
+                    publisher.tryReduce(accumulation.initial) { result, value in
+                        try check(value)
+                        return accumulation.combine(result, value)
+                    }.mapError(ChainFailure.init))
+            case .min: next(publisher.tryMin { try check($0, $1); return $0 < $1 }.mapError(ChainFailure.init))
+            case .max: next(publisher.tryMax { try check($0, $1); return $0 < $1 }.mapError(ChainFailure.init))
+            default: preconditionFailure("\(base) has no try variant")
+            }
         }
     }
 
     /// Applies `first` with `Publishers.Sequence`'s own version of it, then the rest generically.
     private static func attachFused(
         _ input: [Int], _ first: ChainOperator, then operators: ArraySlice<ChainOperator>,
-        erasures: ArraySlice<Bool>, token: Tracked, subscriber: TestSubscriber<Int, Never>
+        erasures: ArraySlice<Bool>, token: Tracked, subscriber: TestSubscriber<Int, ChainFailure>
     ) {
         let sequence = input.publisher
         func next<Next: Publisher>(_ next: Next) where Next.Output == Int, Next.Failure == Never {
+            let failing = next.setFailureType(to: ChainFailure.self)
             if erasures.first == true {
-                attach(next.eraseToAnyPublisher(), operators, erasures: erasures.dropFirst(), token: token, subscriber: subscriber)
+                attach(failing.eraseToAnyPublisher(), operators, erasures: erasures.dropFirst(), token: token, subscriber: subscriber)
             } else {
-                attach(next, operators, erasures: erasures.dropFirst(), token: token, subscriber: subscriber)
+                attach(failing, operators, erasures: erasures.dropFirst(), token: token, subscriber: subscriber)
             }
         }
         switch first {
@@ -317,7 +359,8 @@ import Testing
             next(sequence.contains { value in token.touch { predicate.test(value) } }.map { $0 ? 1 : 0 })
         case .collectAll: next(sequence.collect().map { values in token.touch { ChainClosures.encode(values) } })
         case .ignoreOutput: next(sequence.ignoreOutput())
-        case .collect, .replaceEmpty: preconditionFailure("\(first) has no version of its own on Publishers.Sequence")
+        case .collect, .replaceEmpty, .throwing:
+            preconditionFailure("\(first) is not applied by Publishers.Sequence itself")
         }
     }
 }
@@ -332,18 +375,18 @@ private func absurd(_ never: Never) -> Int {}
 
 extension Tracked {
     /// Runs `body`; a closure that calls this holds on to the token.
-    func touch<Result>(_ body: () -> Result) -> Result {
-        withExtendedLifetime(self, body)
+    func touch<Result>(_ body: () throws -> Result) rethrows -> Result {
+        try withExtendedLifetime(self, body)
     }
 }
 
 extension ChainEvent {
-    init<Failure>(_ event: TestEvent<Int, Failure>) {
+    init(_ event: TestEvent<Int, ChainFailure>) {
         switch event {
         case .subscription: self = .subscription
         case .value(let value): self = .value(value)
         case .completion(.finished): self = .finished
-        case .completion(.failure): self = .failure
+        case .completion(.failure(let failure)): self = .failure(failure)
         }
     }
 }

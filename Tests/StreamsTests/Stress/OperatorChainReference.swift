@@ -6,7 +6,7 @@ enum ChainEvent: Equatable, Sendable, CustomStringConvertible {
     case subscription
     case value(Int)
     case finished
-    case failure
+    case failure(ChainFailure)
     /// The test took this step (listed between events, so that each event is placed in time).
     case step(String)
 
@@ -15,7 +15,7 @@ enum ChainEvent: Equatable, Sendable, CustomStringConvertible {
         case .subscription: "subscription"
         case .value(let value): "value(\(value))"
         case .finished: "finished"
-        case .failure: "failure"
+        case .failure(let failure): "failure(.\(failure))"
         case .step(let step): "<\(step)>"
         }
     }
@@ -35,6 +35,10 @@ enum ChainEvent: Equatable, Sendable, CustomStringConvertible {
 /// - Ends: `prefix`, `output(in:)` and `prefix(while:)` finish (and cancel upstream) right after the
 ///   value that ends them; a reduce-like operator, once it has its result, waits for downstream to
 ///   ask for anything before it sends its value, if any, and finishes.
+/// - Failures pass at once, demand or not. An operator whose closure throws cancels upstream and
+///   fails; `collect(n)` drops what it holds, a reduce-like operator its result.
+/// - A request from inside `receive(_:)` adds demand like one between steps: a source that is
+///   already sending keeps going.
 /// - Cancel: after the subscriber cancels, it sees nothing more.
 ///
 /// Whether an operator that sends a last value and then finishes regardless of demand (a reduce-like
@@ -42,9 +46,9 @@ enum ChainEvent: Equatable, Sendable, CustomStringConvertible {
 /// kin) still finishes when the subscriber cancels inside that value's `receive(_:)` is not
 /// documented for Combine; the model marks such a case ``ambiguity`` and the generator draws another.
 final class ChainReference {
-    private enum Completion {
+    private enum Completion: Equatable {
         case finished
-        case failure
+        case failure(ChainFailure)
     }
 
     /// Where an operator stands.
@@ -112,7 +116,7 @@ final class ChainReference {
                 // it as another sequence, or as a publisher of one value, which behaves as a sequence
                 // of that one value (or none).
                 let first = operators.removeFirst()
-                sourceValues = first.apply(to: input)
+                sourceValues = first.apply(to: input).values  // Never a failure: no `try` operator fuses.
                 sourceIsSingleValue = first.fusesIntoSingleValue
             } else {
                 sourceValues = input
@@ -140,7 +144,7 @@ final class ChainReference {
                 if !subscriberDone { request(demand, to: subscriberIndex - 1) }
             case .send(let value): subjectSend(value)
             case .finish: subjectComplete(.finished)
-            case .fail: subjectComplete(.failure)
+            case .fail: subjectComplete(.failure(.sent))
             case .cancel:
                 if !subscriberDone {
                     subscriberDone = true
@@ -245,6 +249,10 @@ final class ChainReference {
         switch op.shape {
         case .filterLike:
             stages[index].inputs.append(value)
+            if op.throwsAt(stages[index].inputs) {
+                fail(index)
+                return .none
+            }
             let outputs = op.outputs(after: stages[index].inputs)
             let fresh = outputs.dropFirst(stages[index].sent)
             precondition(fresh.count <= 1, "\(op) sent \(fresh.count) values for one")
@@ -274,7 +282,9 @@ final class ChainReference {
             return receive(ChainClosures.encode(values), at: index + 1) * count
         case .reduceLike:
             stages[index].inputs.append(value)
-            if op.ends(after: stages[index].inputs) {
+            if op.throwsAt(stages[index].inputs) {
+                fail(index)
+            } else if op.ends(after: stages[index].inputs) {
                 stages[index].upstreamOpen = false
                 cancel(index - 1)
                 publishResult(of: index)
@@ -329,6 +339,14 @@ final class ChainReference {
         }
     }
 
+    /// Operator `index`'s closure threw: it cancels upstream and fails.
+    private func fail(_ index: Int) {
+        stages[index].upstreamOpen = false
+        cancel(index - 1)
+        stages[index].downstreamOpen = false
+        complete(.failure(.thrown), at: index + 1)
+    }
+
     /// A reduce-like operator has its result: it sends it once downstream has asked for anything.
     private func publishResult(of index: Int) {
         let result = stages[index].op.result(of: stages[index].inputs)
@@ -376,6 +394,8 @@ final class ChainReference {
         guard !subscriberDone else { return .none }
         events.append(.value(value))
         received += 1
+        let request = script.request(insideValue: received)
+        if request.isPositive { self.request(request, to: subscriberIndex - 1) }
         if received == script.cancelAtValue {
             subscriberDone = true
             if lastValueDepth > 0 {
@@ -389,6 +409,9 @@ final class ChainReference {
     private func subscriberComplete(_ completion: Completion) {
         guard !subscriberDone else { return }
         subscriberDone = true
-        events.append(completion == .finished ? .finished : .failure)
+        switch completion {
+        case .finished: events.append(.finished)
+        case .failure(let failure): events.append(.failure(failure))
+        }
     }
 }
