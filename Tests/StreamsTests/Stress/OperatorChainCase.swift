@@ -191,7 +191,8 @@ enum ChainOperator: Sendable, CustomStringConvertible {
             switch base {
             case .min: ".tryMin(by: <) /* throws on \(trigger) */.mapError(ChainFailure.init)"
             case .max: ".tryMax(by: <) /* throws on \(trigger) */.mapError(ChainFailure.init)"
-            case .removeDuplicates: ".tryRemoveDuplicates(by: ==) /* throws on \(trigger) */.mapError(ChainFailure.init)"
+            case .removeDuplicates:
+                ".tryRemoveDuplicates(by: ==) /* throws on \(trigger) */.mapError(ChainFailure.init)"
             default:
                 // `.map { ... }` becomes `.tryMap { ... }`, and so on.
                 ".try\(base.description.dropFirst().prefix(1).uppercased())\(base.description.dropFirst(2))"
@@ -215,15 +216,16 @@ enum ChainOperator: Sendable, CustomStringConvertible {
 enum OperatorShape {
     /// One value out at most for each value in; demand passes upstream unchanged, and each value in
     /// that brings nothing out is replaced by a request for one more. It may end the stream itself:
-    /// it then cancels upstream and finishes. (map, filter, compactMap, removeDuplicates, scan,
-    /// drop(while:), prefix(while:), output(in:), prefix.)
+    /// it then cancels upstream and finishes (or fails, for a `try` variant whose closure throws).
+    /// (map, filter, compactMap, removeDuplicates, scan, drop(while:), prefix(while:), output(in:),
+    /// prefix.)
     case filterLike
     /// Requests `count` upstream as it subscribes, on top of what downstream asks for, and drops that
     /// many values without asking for more. (dropFirst.)
     case dropFirst(Int)
-    /// Asks upstream for `count` values for each value asked of it; on finishing, sends what is left
-    /// over without looking at demand (there is always some left, since upstream sent fewer values
-    /// than were asked for). (collect by count.)
+    /// Asks upstream for `count` values for each value asked of it; on finishing, sends the values
+    /// left over without looking at demand (there is always demand for them: upstream sent fewer
+    /// values than were asked for). (collect by count.)
     case collect(Int)
     /// Requests unlimited upstream as it subscribes; publishes at most one value, and then finishes,
     /// once it has its result and downstream has asked for anything, even when there is no value to
@@ -351,7 +353,8 @@ extension ChainOperator {
             let seen = Array(input[...end])
             if throwsAt(seen) {
                 switch shape {
-                case .filterLike, .dropFirst, .collect, .replaceEmpty: return (outputs(after: Array(seen.dropLast())), .thrown)
+                case .filterLike, .dropFirst, .collect, .replaceEmpty:
+                    return (outputs(after: Array(seen.dropLast())), .thrown)
                 case .reduceLike, .ignoreOutput: return ([], .thrown)
                 }
             }
@@ -491,12 +494,15 @@ struct ChainCase: Sendable, CustomStringConvertible {
     var description: String {
         var chain: String
         switch source {
-        case .sequence(let input): chain = "\(input).publisher" + (fusesFirst ? "" : ".setFailureType(to: ChainFailure.self)")
+        case .sequence(let input):
+            chain = "\(input).publisher" + (fusesFirst ? "" : ".setFailureType(to: ChainFailure.self)")
         case .subject(let input): chain = "PassthroughSubject<Int, ChainFailure>() /* sent \(input) */"
         }
         for (index, op) in operators.enumerated() {
             chain += op.description
-            if index == 0, fusesFirst { chain += " /* Publishers.Sequence's own */.setFailureType(to: ChainFailure.self)" }
+            if index == 0, fusesFirst {
+                chain += " /* Publishers.Sequence's own */.setFailureType(to: ChainFailure.self)"
+            }
             if erasures[index] { chain += ".eraseToAnyPublisher()" }
         }
         return """
@@ -590,7 +596,8 @@ extension ChainCase {
         case 32: return random.chance(50) ? .min : .max
         case 33: return .allSatisfy(random.pick(closures.predicates))
         case 34:
-            return random.chance(50) ? .contains(random.int(in: 0...6)) : .containsWhere(random.pick(closures.predicates))
+            return random.chance(50)
+                ? .contains(random.int(in: 0...6)) : .containsWhere(random.pick(closures.predicates))
         case 35: return .collectAll
         case 36: return .ignoreOutput
         case 37: return .map(random.pick(closures.transforms))

@@ -60,7 +60,8 @@ import Testing
             #expect(
                 model == expected,
                 """
-                The model differs from the array forms. Replay with STREAMS_MODEL_SEED=\(seed) STREAMS_MODEL_CASE=\(index).
+                The model differs from the array forms. Replay with STREAMS_MODEL_SEED=\(seed) \
+                STREAMS_MODEL_CASE=\(index).
                 \(chainCase)
                 arrays: \(expected.map(\.description).joined(separator: " "))
                 model:  \(model.map(\.description).joined(separator: " "))
@@ -255,7 +256,10 @@ import Testing
             next(publisher.compactMap { value in token.touch { transform.apply(value) } })
         case .removeDuplicates: next(publisher.removeDuplicates())
         case .scan(let accumulation):
-            next(publisher.scan(accumulation.initial) { result, value in token.touch { accumulation.combine(result, value) } })
+            next(
+                publisher.scan(accumulation.initial) { result, value in
+                    token.touch { accumulation.combine(result, value) }
+                })
         case .prefix(let count): next(publisher.prefix(count))
         case .dropFirst(let count): next(publisher.dropFirst(count))
         case .dropWhile(let predicate): next(publisher.drop { value in token.touch { predicate.test(value) } })
@@ -269,7 +273,10 @@ import Testing
         case .last: next(publisher.last())
         case .lastWhere(let predicate): next(publisher.last { value in token.touch { predicate.test(value) } })
         case .reduce(let accumulation):
-            next(publisher.reduce(accumulation.initial) { result, value in token.touch { accumulation.combine(result, value) } })
+            next(
+                publisher.reduce(accumulation.initial) { result, value in
+                    token.touch { accumulation.combine(result, value) }
+                })
         case .count: next(publisher.count())
         case .min: next(publisher.min())
         case .max: next(publisher.max())
@@ -286,13 +293,19 @@ import Testing
             func check(_ values: Int...) throws {
                 try token.touch { if values.contains(trigger) { throw ChainFailure.thrown } }
             }
+            /// `body`, checked first.
+            func checked<Result>(_ body: @escaping (Int) -> Result) -> (Int) throws -> Result {
+                { value in
+                    try check(value)
+                    return body(value)
+                }
+            }
+            let toInt: (Bool) -> Int = { $0 ? 1 : 0 }
             switch base {
-            case .map(let transform):
-                next(publisher.tryMap { try check($0); return transform.apply($0) }.mapError(ChainFailure.init))
-            case .filter(let predicate):
-                next(publisher.tryFilter { try check($0); return predicate.test($0) }.mapError(ChainFailure.init))
+            case .map(let transform): next(publisher.tryMap(checked(transform.apply)).mapError(ChainFailure.init))
+            case .filter(let predicate): next(publisher.tryFilter(checked(predicate.test)).mapError(ChainFailure.init))
             case .compactMap(let transform):
-                next(publisher.tryCompactMap { try check($0); return transform.apply($0) }.mapError(ChainFailure.init))
+                next(publisher.tryCompactMap(checked(transform.apply)).mapError(ChainFailure.init))
             case .scan(let accumulation):
                 next(
                     publisher.tryScan(accumulation.initial) { result, value in
@@ -300,31 +313,41 @@ import Testing
                         return accumulation.combine(result, value)
                     }.mapError(ChainFailure.init))
             case .removeDuplicates:
-                next(publisher.tryRemoveDuplicates { try check($1); return $0 == $1 }.mapError(ChainFailure.init))
+                next(
+                    publisher.tryRemoveDuplicates { previous, value in
+                        try check(value)
+                        return previous == value
+                    }.mapError(ChainFailure.init))
             case .dropWhile(let predicate):
-                next(publisher.tryDrop { try check($0); return predicate.test($0) }.mapError(ChainFailure.init))
+                next(publisher.tryDrop(while: checked(predicate.test)).mapError(ChainFailure.init))
             case .prefixWhile(let predicate):
-                next(publisher.tryPrefix { try check($0); return predicate.test($0) }.mapError(ChainFailure.init))
+                next(publisher.tryPrefix(while: checked(predicate.test)).mapError(ChainFailure.init))
             case .firstWhere(let predicate):
-                next(publisher.tryFirst { try check($0); return predicate.test($0) }.mapError(ChainFailure.init))
+                next(publisher.tryFirst(where: checked(predicate.test)).mapError(ChainFailure.init))
             case .lastWhere(let predicate):
-                next(publisher.tryLast { try check($0); return predicate.test($0) }.mapError(ChainFailure.init))
+                next(publisher.tryLast(where: checked(predicate.test)).mapError(ChainFailure.init))
             case .allSatisfy(let predicate):
-                next(
-                    publisher.tryAllSatisfy { try check($0); return predicate.test($0) }
-                        .map { $0 ? 1 : 0 }.mapError(ChainFailure.init))
+                next(publisher.tryAllSatisfy(checked(predicate.test)).map(toInt).mapError(ChainFailure.init))
             case .containsWhere(let predicate):
-                next(
-                    publisher.tryContains { try check($0); return predicate.test($0) }
-                        .map { $0 ? 1 : 0 }.mapError(ChainFailure.init))
+                next(publisher.tryContains(where: checked(predicate.test)).map(toInt).mapError(ChainFailure.init))
             case .reduce(let accumulation):
                 next(
                     publisher.tryReduce(accumulation.initial) { result, value in
                         try check(value)
                         return accumulation.combine(result, value)
                     }.mapError(ChainFailure.init))
-            case .min: next(publisher.tryMin { try check($0, $1); return $0 < $1 }.mapError(ChainFailure.init))
-            case .max: next(publisher.tryMax { try check($0, $1); return $0 < $1 }.mapError(ChainFailure.init))
+            case .min:
+                next(
+                    publisher.tryMin { first, second in
+                        try check(first, second)
+                        return first < second
+                    }.mapError(ChainFailure.init))
+            case .max:
+                next(
+                    publisher.tryMax { first, second in
+                        try check(first, second)
+                        return first < second
+                    }.mapError(ChainFailure.init))
             default: preconditionFailure("\(base) has no try variant")
             }
         }
@@ -339,7 +362,9 @@ import Testing
         func next<Next: Publisher>(_ next: Next) where Next.Output == Int, Next.Failure == Never {
             let failing = next.setFailureType(to: ChainFailure.self)
             if erasures.first == true {
-                attach(failing.eraseToAnyPublisher(), operators, erasures: erasures.dropFirst(), token: token, subscriber: subscriber)
+                attach(
+                    failing.eraseToAnyPublisher(), operators, erasures: erasures.dropFirst(), token: token,
+                    subscriber: subscriber)
             } else {
                 attach(failing, operators, erasures: erasures.dropFirst(), token: token, subscriber: subscriber)
             }
@@ -351,7 +376,10 @@ import Testing
             next(sequence.compactMap { value in token.touch { transform.apply(value) } })
         case .removeDuplicates: next(sequence.removeDuplicates())
         case .scan(let accumulation):
-            next(sequence.scan(accumulation.initial) { result, value in token.touch { accumulation.combine(result, value) } })
+            next(
+                sequence.scan(accumulation.initial) { result, value in
+                    token.touch { accumulation.combine(result, value) }
+                })
         case .prefix(let count): next(sequence.prefix(count))
         case .dropFirst(let count): next(sequence.dropFirst(count))
         case .dropWhile(let predicate): next(sequence.drop { value in token.touch { predicate.test(value) } })
@@ -363,7 +391,10 @@ import Testing
         case .last: next(sequence.last())
         case .lastWhere(let predicate): next(sequence.last { value in token.touch { predicate.test(value) } })
         case .reduce(let accumulation):
-            next(sequence.reduce(accumulation.initial) { result, value in token.touch { accumulation.combine(result, value) } })
+            next(
+                sequence.reduce(accumulation.initial) { result, value in
+                    token.touch { accumulation.combine(result, value) }
+                })
         case .count: next(sequence.count())
         case .min: next(sequence.min())
         case .max: next(sequence.max())
