@@ -155,5 +155,75 @@ extension StressTests {
             }
             #expect(probe.survivors() == [])
         }
+
+        @Test(arguments: StressQueueKind.allCases)
+        func subscribingWhileSendersWaitDeliversNothingDuringTheSubscription(queue: StressQueueKind) {
+            let scheduler = queue.makeScheduler("delay")
+            let plan = StressPlan(senders: 4, perSender: 500)
+            let probe = StressLeakProbe()
+            do {
+                let source = StressSource<StressValue, Never>()
+                // Stays in `receive(subscription:)` until the values it asked for pour in.
+                let sink = StressSink<StressValue, Never>(onSubscription: { _ = source.waitUntilSent(200) })
+                probe.watch("source", source)
+                probe.watch("subscriber", sink)
+
+                // The senders already wait when the subscriber attaches, from a thread of its own, and
+                // asks for everything from within `receive(subscription:)`: values come at once, and
+                // must wait until it returns.
+                #expect(
+                    runStress(plan, source: source, sink: sink, alongside: 1) { _ in
+                        source.delay(for: Self.interval, scheduler: scheduler).subscribe(sink)
+                        probe.watch("delay", object: sink.subscriptionReference)
+                    })
+                #expect(sink.waitForCompletion())
+
+                let report = sink.report
+                report.expectWellBehaved()
+                #expect(report.duringSubscription == 0)
+                #expect(report.values.count == plan.senders * plan.perSender)
+                #expect(report.values == source.sent)
+                #expect(report.completions == [.finished])
+            }
+            #expect(scheduler.waitUntilIdle())
+            #expect(probe.survivors() == [])
+        }
+
+        @Test(arguments: StressQueueKind.allCases)
+        func demandFromDeliveriesAndFromRequesterThreadsAddsUp(queue: StressQueueKind) {
+            let scheduler = queue.makeScheduler("delay")
+            let plan = StressPlan(senders: 4, perSender: 1_000, requesters: 2, requests: 500, finishes: false)
+            let total = plan.senders * plan.perSender
+            let probe = StressLeakProbe()
+            do {
+                let source = StressSource<StressValue, Never>()
+                let allArrived = StressSignal()
+                // Each value asks for one more, from the queue, while the requesters ask from theirs.
+                let sink = StressSink<StressValue, Never>(
+                    initialDemand: .max(1), demandPerValue: .max(1),
+                    onValue: { _, _, received in
+                        if received == total { allArrived.signal() }
+                    })
+                source.delay(for: Self.interval, scheduler: scheduler).subscribe(sink)
+                probe.watchChain(source: source, sink: sink, operatorName: "delay")
+
+                #expect(runStress(plan, source: source, sink: sink))
+                #expect(allArrived.wait())
+                // Once the queue is idle, every value's answer has gone upstream: upstream was asked
+                // for exactly what the subscriber asked for.
+                #expect(scheduler.waitUntilIdle())
+                #expect(source.totalRequested == sink.report.requested)
+                source.finish()
+                #expect(sink.waitForCompletion())
+
+                let report = sink.report
+                report.expectWellBehaved()
+                #expect(report.values == source.sent)
+                #expect(report.values.count == total)
+                #expect(report.completions == [.finished])
+            }
+            #expect(scheduler.waitUntilIdle())
+            #expect(probe.survivors() == [])
+        }
     }
 }

@@ -159,5 +159,38 @@ extension StressTests {
             }
             #expect(probe.survivors() == [])
         }
+
+        @Test(arguments: StressQueueKind.allCases)
+        func subscribingWhileSendersWaitDeliversNothingDuringTheSubscription(queue: StressQueueKind) {
+            let scheduler = queue.makeScheduler("timeout")
+            let plan = StressPlan(senders: 4, perSender: 500)
+            let probe = StressLeakProbe()
+            do {
+                let source = StressSource<StressValue, StressError>()
+                // Stays in `receive(subscription:)` until the values it asked for pour in.
+                let sink = StressSink<StressValue, StressError>(onSubscription: { _ = source.waitUntilSent(200) })
+                probe.watch("source", source)
+                probe.watch("subscriber", sink)
+
+                // The senders already wait when the subscriber attaches, from a thread of its own, and
+                // asks for everything from within `receive(subscription:)`: values come at once, and
+                // must wait until it returns.
+                #expect(
+                    runStress(plan, source: source, sink: sink, alongside: 1) { _ in
+                        source.timeout(.seconds(60), scheduler: scheduler).subscribe(sink)
+                        probe.watch("timeout", object: sink.subscriptionReference)
+                    })
+                #expect(sink.waitForCompletion())
+
+                let report = sink.report
+                report.expectWellBehaved()
+                #expect(report.duringSubscription == 0)
+                #expect(report.values.count == plan.senders * plan.perSender)
+                #expect(report.values == source.sent)
+                #expect(report.completions == [.finished])
+            }
+            #expect(scheduler.waitUntilIdle())
+            #expect(probe.survivors() == [])
+        }
     }
 }

@@ -379,6 +379,10 @@ final class StressSink<Input: Sendable, Failure: Error>: Subscriber, Cancellable
         var lateDeliveries = 0
         /// Deliveries that began after the completion.
         var afterCompletion = 0
+        /// Deliveries that began while the subscriber was still in `receive(subscription:)`, which
+        /// some operators promise never to make (it asks for its first values from there). Not part of
+        /// ``expectWellBehaved(maxLate:sourceLocation:)``.
+        var duringSubscription = 0
         /// Subscriptions beyond the first.
         var extraSubscriptions = 0
 
@@ -409,10 +413,12 @@ final class StressSink<Input: Sendable, Failure: Error>: Subscriber, Cancellable
     private let overlaps = Atomic<Int>(0)
     private let requested = Atomic<Int>(0)
     private let cancelReturned = Atomic<Bool>(false)
+    private let subscribing = Atomic<Bool>(false)
     private let initialDemand: Subscribers.Demand
     private let demandPerValue: Subscribers.Demand
     private let spin: Int
     private let onValue: (@Sendable (_ sink: StressSink, _ value: Input, _ received: Int) -> Void)?
+    private let onSubscription: (@Sendable () -> Void)?
 
     // Guarded by `condition`.
     private let condition = NSCondition()
@@ -428,15 +434,18 @@ final class StressSink<Input: Sendable, Failure: Error>: Subscriber, Cancellable
     /// Creates a subscriber that asks for `initialDemand` when it gets its subscription and for
     /// `demandPerValue` more with each value, and spins `spin` steps inside each delivery to widen the
     /// window for overlaps. `onValue` runs inside each value's delivery, with the subscriber, the value
-    /// and the number of values received so far, this one included.
+    /// and the number of values received so far, this one included; `onSubscription` runs at the end of
+    /// `receive(subscription:)`, once the initial demand is asked for.
     init(
         initialDemand: Subscribers.Demand = .unlimited, demandPerValue: Subscribers.Demand = .none, spin: Int = 300,
-        onValue: (@Sendable (_ sink: StressSink, _ value: Input, _ received: Int) -> Void)? = nil
+        onValue: (@Sendable (_ sink: StressSink, _ value: Input, _ received: Int) -> Void)? = nil,
+        onSubscription: (@Sendable () -> Void)? = nil
     ) {
         self.initialDemand = initialDemand
         self.demandPerValue = demandPerValue
         self.spin = spin
         self.onValue = onValue
+        self.onSubscription = onSubscription
     }
 
     deinit {
@@ -474,6 +483,7 @@ final class StressSink<Input: Sendable, Failure: Error>: Subscriber, Cancellable
     private func recordDelivery() {
         if cancelReturned.load(ordering: .acquiring) { delivered.lateDeliveries += 1 }
         if completed { delivered.afterCompletion += 1 }
+        if subscribing.load(ordering: .relaxed) { delivered.duringSubscription += 1 }
     }
 
     func receive(subscription: any Subscription) {
@@ -492,8 +502,11 @@ final class StressSink<Input: Sendable, Failure: Error>: Subscriber, Cancellable
             subscription.cancel()
             return
         }
+        subscribing.store(true, ordering: .relaxed)
         addRequested(initialDemand)
         if initialDemand > 0 { subscription.request(initialDemand) }
+        onSubscription?()
+        subscribing.store(false, ordering: .relaxed)
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
