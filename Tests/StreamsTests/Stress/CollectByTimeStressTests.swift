@@ -156,5 +156,33 @@ extension StressTests {
                 #expect(probe.survivors() == [])
             }
         }
+
+        @Test(arguments: StressQueueKind.allCases, [1, 100, 1_000])
+        func cancellingFromWithinADeliveryStopsAtThatGroup(queue: StressQueueKind, cancelAt: Int) {
+            let scheduler = queue.makeScheduler("collect")
+            let plan = StressPlan(senders: 4, perSender: 2_000, finishes: false)
+            let probe = StressLeakProbe()
+            do {
+                let source = StressSource<StressValue, Never>()
+                let sink = StressSink<[StressValue], Never>(onValue: { sink, _, received in
+                    if received == cancelAt { sink.cancel() }
+                })
+                source.collect(.byTimeOrCount(scheduler, .microseconds(100), 4)).subscribe(sink)
+                probe.watchChain(source: source, sink: sink, operatorName: "collect")
+
+                #expect(runStress(plan, source: source, sink: sink))
+                #expect(scheduler.waitUntilIdle())
+
+                let report = sink.report
+                // collect delivers through one deliverer at a time, and the delivery that cancels has
+                // not returned: once it has, the deliverer sees the cancellation before the next group.
+                report.expectWellBehaved(maxLate: 0)
+                #expect(report.values.count == cancelAt)
+                #expect(stressIsPrefix(Array(report.values.joined()), of: source.sent))
+                #expect(source.cancelCount == 1)
+            }
+            #expect(scheduler.waitUntilIdle())
+            #expect(probe.survivors() == [])
+        }
     }
 }

@@ -107,5 +107,34 @@ extension StressTests {
                 #expect(probe.survivors() == [])
             }
         }
+
+        @Test(arguments: StressQueueKind.allCases, [1, 500, 4_000])
+        func cancellingFromWithinADeliveryStopsAtThatValue(queue: StressQueueKind, cancelAt: Int) {
+            let scheduler = queue.makeScheduler("subscribe-on")
+            let plan = StressPlan(senders: 4, perSender: 2_000, finishes: false)
+            let probe = StressLeakProbe()
+            do {
+                let source = StressSource<StressValue, Never>()
+                let sink = StressSink<StressValue, Never>(onValue: { sink, _, received in
+                    if received == cancelAt { sink.cancel() }
+                })
+                source.subscribe(on: scheduler).subscribe(sink)
+                #expect(sink.waitUntilSubscribed())
+                probe.watchChain(source: source, sink: sink, operatorName: "subscribe(on:)")
+
+                #expect(runStress(plan, source: source, sink: sink))
+                #expect(scheduler.waitUntilIdle())
+
+                let report = sink.report
+                // The source sends one value at a time, and the one that cancels has not returned: once
+                // it has, subscribe(on:) sees the cancellation before passing on anything more.
+                report.expectWellBehaved(maxLate: 0)
+                #expect(report.values.count == cancelAt)
+                #expect(stressIsPrefix(report.values, of: source.sent))
+                #expect(source.cancelCount == 1)
+            }
+            #expect(scheduler.waitUntilIdle())
+            #expect(probe.survivors() == [])
+        }
     }
 }

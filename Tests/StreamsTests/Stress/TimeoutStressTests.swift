@@ -192,5 +192,34 @@ extension StressTests {
             #expect(scheduler.waitUntilIdle())
             #expect(probe.survivors() == [])
         }
+
+        @Test(arguments: StressQueueKind.allCases, [1, 500, 4_000])
+        func cancellingFromWithinADeliveryStopsAtThatValue(queue: StressQueueKind, cancelAt: Int) {
+            let scheduler = queue.makeScheduler("timeout")
+            let plan = StressPlan(senders: 4, perSender: 2_000, finishes: false)
+            let probe = StressLeakProbe()
+            do {
+                let source = StressSource<StressValue, StressError>()
+                let sink = StressSink<StressValue, StressError>(onValue: { sink, _, received in
+                    if received == cancelAt { sink.cancel() }
+                })
+                source.timeout(.seconds(60), scheduler: scheduler).subscribe(sink)
+                probe.watchChain(source: source, sink: sink, operatorName: "timeout")
+
+                #expect(runStress(plan, source: source, sink: sink))
+                #expect(scheduler.waitUntilIdle())
+
+                let report = sink.report
+                // The delivery that cancels is the only one under way, and timeout checks for the
+                // cancellation before the next value: nothing comes after it.
+                report.expectWellBehaved(maxLate: 0)
+                #expect(report.values.count == cancelAt)
+                #expect(stressIsPrefix(report.values, of: source.sent))
+                #expect(source.cancelCount == 1)
+            }
+            // The queue goes idle only once the timer is cancelled.
+            #expect(scheduler.waitUntilIdle())
+            #expect(probe.survivors() == [])
+        }
     }
 }
