@@ -232,21 +232,24 @@ extension Publishers.Debounce {
         }
 
         /// The timer of `generation` ran out: publishes the element if no newer one came.
+        ///
+        /// The element is queued for delivery in the same critical section that takes it: otherwise,
+        /// on a scheduler that runs actions on several threads, a newer element could be taken and
+        /// queued by its own timer in between, and go out first.
         @inlinable
         func due(_ generation: UInt64) {
-            let (timer, value) = lock.withLock { () -> ((any Cancellable)?, Upstream.Output?) in
+            let (timer, duty) = lock.withLock { () -> ((any Cancellable)?, PacedDelivery<Event>.Duty) in
                 guard status.isSubscribed, armedGeneration == generation, let value = currentValue else {
-                    return (nil, nil)
+                    return (nil, .none)
                 }
                 armedGeneration = nil
                 let timer = self.timer.take()
-                guard demand > 0 else { return (timer, nil) }
+                guard demand > 0 else { return (timer, .none) }
                 demand -= 1
-                return (timer, value)
+                return (timer, delivery.enqueue(.value(value)))
             }
             timer?.cancel()
-            guard let value else { return }
-            perform(lock.withLock { delivery.enqueue(.value(value)) })
+            perform(duty)
         }
 
         /// Delivers the upstream's completion, on the scheduler, unless cancelled meanwhile.

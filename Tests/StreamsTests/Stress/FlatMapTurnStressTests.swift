@@ -9,15 +9,15 @@ import Testing
     func innerSendsFromManyThreadsReturnAfterDelivery(demand: Subscribers.Demand) {
         let senders = 4
         let sends = 1_000
-        let inners = (0..<senders).map { _ in PassthroughSubject<TaggedValue, Never>() }
-        let outer = PassthroughSubject<PassthroughSubject<TaggedValue, Never>, Never>()
+        let inners = (0..<senders).map { _ in PassthroughSubject<StressValue, Never>() }
+        let outer = PassthroughSubject<PassthroughSubject<StressValue, Never>, Never>()
         let probe = ContractProbe(senders: senders, initialDemand: demand)
         outer.flatMap { $0 }.subscribe(probe)
         for inner in inners { outer.send(inner) }
         let early = Atomic<Int>(0)
         runOnThreads(senders) { sender in
             for sequence in 0..<sends {
-                inners[sender].send(TaggedValue(sender: sender, sequence: sequence))
+                inners[sender].send(StressValue(sender: sender, sequence: sequence))
                 if probe.lastSequence(from: sender) != sequence { early.add(1, ordering: .relaxed) }
             }
         }
@@ -29,8 +29,8 @@ import Testing
     @Test func innerSendsWaitingForTheTurnSeeCancellationAndAreReleased() {
         let tracked = WeakReferences()
         do {
-            let inners = (0..<4).map { _ in PassthroughSubject<TaggedValue, Never>() }
-            let outer = PassthroughSubject<PassthroughSubject<TaggedValue, Never>, Never>()
+            let inners = (0..<4).map { _ in PassthroughSubject<StressValue, Never>() }
+            let outer = PassthroughSubject<PassthroughSubject<StressValue, Never>, Never>()
             let probe = ContractProbe(senders: 4)
             tracked.track(probe)
             outer.flatMap { $0 }.subscribe(probe)
@@ -38,7 +38,7 @@ import Testing
             runOnThreads(5) { thread in
                 if thread < 4 {
                     for sequence in 0..<1_000 {
-                        inners[thread].send(TaggedValue(sender: thread, sequence: sequence))
+                        inners[thread].send(StressValue(sender: thread, sequence: sequence))
                     }
                 } else {
                     for _ in 0..<100 { _ = probe.received }

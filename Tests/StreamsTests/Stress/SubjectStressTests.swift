@@ -13,13 +13,13 @@ import Testing
     static let sendsPerThread = 2_000
 
     @Test func passthroughSendReturnsOnlyAfterEverySubscriberReceivedTheValue() {
-        let subject = PassthroughSubject<TaggedValue, Never>()
+        let subject = PassthroughSubject<StressValue, Never>()
         let probes = (0..<3).map { _ in ContractProbe(senders: Self.senders) }
         for probe in probes { subject.subscribe(probe) }
         let early = Atomic<Int>(0)
         runOnThreads(Self.senders) { sender in
             for sequence in 0..<Self.sendsPerThread {
-                subject.send(TaggedValue(sender: sender, sequence: sequence))
+                subject.send(StressValue(sender: sender, sequence: sequence))
                 for probe in probes where probe.lastSequence(from: sender) != sequence {
                     early.add(1, ordering: .relaxed)
                 }
@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test func currentValueSubjectWithSubscribersComingAndGoingOnOtherThreads() {
-        let subject = CurrentValueSubject<TaggedValue, Never>(TaggedValue(sender: -1, sequence: 0))
+        let subject = CurrentValueSubject<StressValue, Never>(StressValue(sender: -1, sequence: 0))
         let steady = ContractProbe(senders: 2)
         subject.subscribe(steady)
         let tracked = WeakReferences()
@@ -42,7 +42,7 @@ import Testing
         runOnThreads(6) { thread in
             if thread < 2 {
                 for sequence in 0..<Self.sendsPerThread {
-                    subject.send(TaggedValue(sender: thread, sequence: sequence))
+                    subject.send(StressValue(sender: thread, sequence: sequence))
                     if steady.lastSequence(from: thread) != sequence { breaches.add(1, ordering: .relaxed) }
                 }
             } else {
@@ -69,13 +69,13 @@ import Testing
     }
 
     @Test func boundedDemandRequestedFromOtherThreadsIsNeverExceeded() {
-        let subject = PassthroughSubject<TaggedValue, Never>()
+        let subject = PassthroughSubject<StressValue, Never>()
         let probes = (0..<2).map { _ in ContractProbe(senders: 2, initialDemand: .max(1)) }
         for probe in probes { subject.subscribe(probe) }
         runOnThreads(4) { thread in
             if thread < 2 {
                 for sequence in 0..<Self.sendsPerThread {
-                    subject.send(TaggedValue(sender: thread, sequence: sequence))
+                    subject.send(StressValue(sender: thread, sequence: sequence))
                 }
             } else {
                 for _ in 0..<Self.sendsPerThread / 2 { probes[thread - 2].request(.max(1)) }
@@ -90,14 +90,14 @@ import Testing
     }
 
     @Test func currentValueOwedOnRequestIsDeliveredWhileOtherThreadsSend() {
-        let subject = CurrentValueSubject<TaggedValue, Never>(TaggedValue(sender: -1, sequence: 0))
+        let subject = CurrentValueSubject<StressValue, Never>(StressValue(sender: -1, sequence: 0))
         let probe = ContractProbe(senders: 2, initialDemand: .none)
         subject.subscribe(probe)
         let requests = 200
         runOnThreads(3) { thread in
             if thread < 2 {
                 for sequence in 0..<Self.sendsPerThread {
-                    subject.send(TaggedValue(sender: thread, sequence: sequence))
+                    subject.send(StressValue(sender: thread, sequence: sequence))
                 }
             } else {
                 for _ in 0..<requests { probe.request(.max(1)) }
@@ -114,19 +114,19 @@ import Testing
     }
 
     @Test func reentrantSendsAreDeliveredRightAfterTheValueThatCausedThemWhileOthersWait() {
-        let subject = PassthroughSubject<TaggedValue, Never>()
-        let echoes = TaggedValue(sender: -1, sequence: 0)
-        let logs = (0..<3).map { _ in TestSubscriber<TaggedValue, Never>() }
+        let subject = PassthroughSubject<StressValue, Never>()
+        let echoes = StressValue(sender: -1, sequence: 0)
+        let logs = (0..<3).map { _ in TestSubscriber<StressValue, Never>() }
         // The first subscriber answers each tenth value with an echo sent into the same subject.
         logs[0].onReceiveValue { value in
             if value.sender >= 0 && value.sequence % 10 == 0 {
-                subject.send(TaggedValue(sender: -1 - value.sender, sequence: value.sequence))
+                subject.send(StressValue(sender: -1 - value.sender, sequence: value.sequence))
             }
         }
         for log in logs { subject.subscribe(log) }
         runOnThreads(Self.senders) { sender in
             for sequence in 0..<Self.sendsPerThread {
-                subject.send(TaggedValue(sender: sender, sequence: sequence))
+                subject.send(StressValue(sender: sender, sequence: sequence))
             }
         }
         let expectedCount = Self.senders * Self.sendsPerThread * 11 / 10
@@ -169,7 +169,7 @@ import Testing
     }
 
     @Test func subscribersCancellingThemselvesAndOthersDuringDelivery() {
-        let subject = PassthroughSubject<TaggedValue, Never>()
+        let subject = PassthroughSubject<StressValue, Never>()
         let tracked = WeakReferences()
         let steady = ContractProbe(senders: 2)
         subject.subscribe(steady)
@@ -178,7 +178,7 @@ import Testing
         runOnThreads(3) { thread in
             if thread < 2 {
                 for sequence in 0..<Self.sendsPerThread {
-                    subject.send(TaggedValue(sender: thread, sequence: sequence))
+                    subject.send(StressValue(sender: thread, sequence: sequence))
                 }
             } else {
                 for _ in 0..<150 {
@@ -210,14 +210,14 @@ import Testing
     }
 
     @Test func completionFromAnotherThreadEndsDeliveryForEveryone() {
-        let subject = PassthroughSubject<TaggedValue, Never>()
+        let subject = PassthroughSubject<StressValue, Never>()
         let probes = (0..<3).map { _ in ContractProbe(senders: 2) }
         for probe in probes { subject.subscribe(probe) }
         let completedEarly = Atomic<Int>(0)
         runOnThreads(3) { thread in
             if thread < 2 {
                 for sequence in 0..<Self.sendsPerThread {
-                    subject.send(TaggedValue(sender: thread, sequence: sequence))
+                    subject.send(StressValue(sender: thread, sequence: sequence))
                 }
             } else {
                 for _ in 0..<Self.sendsPerThread / 2 { _ = probes[0].received }
@@ -236,7 +236,7 @@ import Testing
     }
 
     @Test func slowSubscribersMakeSendersParkAndEverySendIsServed() {
-        let subject = PassthroughSubject<TaggedValue, Never>()
+        let subject = PassthroughSubject<StressValue, Never>()
         let probe = ContractProbe(senders: 6)
         // Long enough per value that waiting senders stop spinning and park.
         probe.onReceive { _ in
@@ -247,7 +247,7 @@ import Testing
         let early = Atomic<Int>(0)
         runOnThreads(6) { sender in
             for sequence in 0..<40 {
-                subject.send(TaggedValue(sender: sender, sequence: sequence))
+                subject.send(StressValue(sender: sender, sequence: sequence))
                 if probe.lastSequence(from: sender) != sequence { early.add(1, ordering: .relaxed) }
             }
         }
@@ -289,7 +289,7 @@ import Testing
     @Test func publishedPropertyWrittenFromManyThreads() {
         final class Model: ObservableObject, @unchecked Sendable {
             // @unchecked: @Published storage is thread-safe.
-            @Published var value = TaggedValue(sender: -1, sequence: 0)
+            @Published var value = StressValue(sender: -1, sequence: 0)
         }
         let model = Model()
         let willChange = TestSubscriber<Void, Never>()
@@ -299,7 +299,7 @@ import Testing
         let early = Atomic<Int>(0)
         runOnThreads(Self.senders) { sender in
             for sequence in 0..<200 {
-                model.value = TaggedValue(sender: sender, sequence: sequence)
+                model.value = StressValue(sender: sender, sequence: sequence)
                 if values.lastSequence(from: sender) != sequence { early.add(1, ordering: .relaxed) }
             }
         }
@@ -312,7 +312,7 @@ import Testing
     @Test func chainsAreFreedAfterConcurrentUse() {
         let tracked = WeakReferences()
         do {
-            let subject = PassthroughSubject<TaggedValue, Never>()
+            let subject = PassthroughSubject<StressValue, Never>()
             tracked.track(subject)
             let probes = (0..<4).map { _ in ContractProbe(senders: 2) }
             for probe in probes {
@@ -322,7 +322,7 @@ import Testing
             runOnThreads(4) { thread in
                 if thread < 2 {
                     for sequence in 0..<Self.sendsPerThread {
-                        subject.send(TaggedValue(sender: thread, sequence: sequence))
+                        subject.send(StressValue(sender: thread, sequence: sequence))
                     }
                 } else {
                     for (index, probe) in probes.enumerated() where index % 2 == thread - 2 {

@@ -3,66 +3,12 @@ import Foundation
 import Streams
 import Synchronization
 
-/// Runs `body` on `threads` threads of their own, started together, and returns when all have
-/// returned. Each gets its index.
-///
-/// Threads of their own, not `concurrentPerform`: on a machine with fewer cores than `threads`,
-/// `concurrentPerform` would run some iterations one after another on the same thread.
-func runOnThreads(_ threads: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    // The threads reach `body` through `work`, which lets go of it before `runOnThreads` returns: a
-    // thread object may outlive the call, and what `body` captures must not.
-    let work = SharedWork(body)
-    let ready = DispatchGroup()
-    let start = DispatchSemaphore(value: 0)
-    let done = DispatchGroup()
-    for index in 0..<threads {
-        ready.enter()
-        done.enter()
-        let thread = Thread {
-            ready.leave()
-            start.wait()
-            do {
-                let body = work.body
-                body?(index)
-            }
-            done.leave()
-        }
-        thread.start()
-    }
-    ready.wait()
-    for _ in 0..<threads { start.signal() }
-    done.wait()
-    work.body = nil
-}
-
-/// The closure every thread of ``runOnThreads(_:_:)`` runs.
-private final class SharedWork: @unchecked Sendable {
-    // @unchecked: `storedBody` is guarded by `lock`.
-    private let lock = Lock()
-    private var storedBody: (@Sendable (Int) -> Void)?
-
-    init(_ body: @escaping @Sendable (Int) -> Void) {
-        storedBody = body
-    }
-
-    var body: (@Sendable (Int) -> Void)? {
-        get { lock.withLock { storedBody } }
-        set { lock.withLock { storedBody = newValue } }
-    }
-}
-
-/// A value tagged with the thread that sent it and its place in that thread's sends.
-struct TaggedValue: Equatable, Sendable {
-    let sender: Int
-    let sequence: Int
-}
-
 /// A subscriber that checks, as values arrive, what the thread-safety contract promises each
 /// subscriber: values from one sender arrive in the order sent, never two calls at once, never more
 /// values than requested, and nothing after `cancel()` has returned but a delivery already under way.
 final class ContractProbe: Subscriber, Cancellable, @unchecked Sendable {
     // @unchecked: every mutable property is guarded by `lock`; `isReceiving` is atomic.
-    typealias Input = TaggedValue
+    typealias Input = StressValue
     typealias Failure = Never
 
     private let lock = Lock()
@@ -73,10 +19,10 @@ final class ContractProbe: Subscriber, Cancellable, @unchecked Sendable {
     private var lastSequence: [Int]
     private var requested = Subscribers.Demand.none
     private var receivedCount = 0
-    private var lastReceived: TaggedValue?
+    private var lastReceived: StressValue?
     private var completionCount = 0
     private var cancelReturned = false
-    private var onValue: (@Sendable (TaggedValue) -> Void)?
+    private var onValue: (@Sendable (StressValue) -> Void)?
 
     /// Breaches of the contract seen so far, described.
     private var breaches: [String] = []
@@ -90,12 +36,12 @@ final class ContractProbe: Subscriber, Cancellable, @unchecked Sendable {
     }
 
     /// Runs `body` for each value, inside `receive(_:)`.
-    func onReceive(_ body: @escaping @Sendable (TaggedValue) -> Void) {
+    func onReceive(_ body: @escaping @Sendable (StressValue) -> Void) {
         lock.withLock { onValue = body }
     }
 
     var received: Int { lock.withLock { receivedCount } }
-    var lastValue: TaggedValue? { lock.withLock { lastReceived } }
+    var lastValue: StressValue? { lock.withLock { lastReceived } }
     var completions: Int { lock.withLock { completionCount } }
     var violations: [String] { lock.withLock { breaches } }
     /// Values that arrived after `cancel()` had returned.
@@ -114,11 +60,11 @@ final class ContractProbe: Subscriber, Cancellable, @unchecked Sendable {
         if initialDemand > 0 { subscription.request(initialDemand) }
     }
 
-    func receive(_ input: TaggedValue) -> Subscribers.Demand {
+    func receive(_ input: StressValue) -> Subscribers.Demand {
         if isReceiving.exchange(true, ordering: .acquiringAndReleasing) {
             lock.withLock { breaches.append("called concurrently") }
         }
-        let hook = lock.withLock { () -> (@Sendable (TaggedValue) -> Void)? in
+        let hook = lock.withLock { () -> (@Sendable (StressValue) -> Void)? in
             receivedCount += 1
             lastReceived = input
             if cancelReturned { storedValuesAfterCancel += 1 }
