@@ -121,6 +121,20 @@ struct DeliveryTurn {
         lastWaiter = waiter
     }
 
+    /// One attempt, for ``awaitTurn(lock:_:)``, to take the turn that another thread held: takes it
+    /// if it is free; otherwise, when `mayPark`, queues a waiter for `thread` to park.
+    @inlinable
+    mutating func attempt(by thread: ThreadIdentity, mayPark: Bool) -> TurnAttempt {
+        if !isHeld {
+            take(by: thread)
+            return .taken
+        }
+        guard mayPark else { return .busy }
+        let waiter = TurnWaiter(thread: thread)
+        enqueue(waiter)
+        return .parked(waiter)
+    }
+
     /// Gives the turn up: hands it to the thread that has waited longest, if one is parked, and
     /// returns it to be woken once the lock is released.
     @inlinable

@@ -62,22 +62,43 @@ struct PacedDelivery<Event> {
         return queue.removeFirst()
     }
 
-    /// One attempt to take the turn another thread holds, for ``awaitTurn(lock:_:)``.
-    @inlinable
-    mutating func attemptTurn(by thread: ThreadIdentity, mayPark: Bool) -> TurnAttempt {
-        if !turn.isHeld {
-            turn.take(by: thread)
-            return .taken
-        }
-        guard mayPark else { return .busy }
-        let waiter = TurnWaiter(thread: thread)
-        turn.enqueue(waiter)
-        return .parked(waiter)
-    }
-
     /// Drops every waiting event, as when the subscription is cancelled.
     @inlinable
     mutating func discard() {
         queue.removeAll()
+    }
+}
+
+/// The inner of an operator that reaches its downstream through a ``PacedDelivery``: what doing the
+/// caller's ``PacedDelivery/Duty`` needs.
+///
+/// Conformers are final classes; `delivery` is their own stored property, guarded by `lock`.
+@usableFromInline
+protocol PacedDelivering: AnyObject {
+    associatedtype PacedEvent
+
+    var lock: Lock { get }
+
+    var delivery: PacedDelivery<PacedEvent> { get set }
+
+    /// Delivers queued events one at a time with the lock released, then gives the turn up. Called
+    /// by the thread holding the turn.
+    func drain()
+}
+
+extension PacedDelivering {
+    /// Does what ``PacedDelivery/enqueue(_:)`` asked of the caller.
+    @inlinable
+    func perform(_ duty: PacedDelivery<PacedEvent>.Duty) {
+        switch duty {
+        case .none:
+            return
+        case .drain:
+            drain()
+        case .waitThenDrain:
+            let thread = ThreadIdentity.current
+            awaitTurn(lock: lock) { delivery.turn.attempt(by: thread, mayPark: $0) }
+            drain()
+        }
     }
 }

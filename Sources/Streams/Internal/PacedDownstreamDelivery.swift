@@ -4,10 +4,9 @@
 /// Conformers are final classes; the members below are their own stored properties, and all but
 /// `lock` are guarded by `lock`.
 @usableFromInline
-protocol PacedDownstreamDelivering: AnyObject {
+protocol PacedDownstreamDelivering: PacedDelivering
+where PacedEvent == ScheduledEvent<Downstream.Input, Downstream.Failure> {
     associatedtype Downstream: Subscriber
-
-    var lock: Lock { get }
 
     /// Released once the completion is delivered or the subscription is cancelled.
     var downstream: Downstream? { get set }
@@ -15,29 +14,12 @@ protocol PacedDownstreamDelivering: AnyObject {
     /// What the downstream has asked for and not yet received.
     var demand: Subscribers.Demand { get set }
 
-    var delivery: PacedDelivery<ScheduledEvent<Downstream.Input, Downstream.Failure>> { get set }
-
     /// Lets go of what the operator still holds for later elements, as the completion goes out.
     /// Called with `lock` held.
     func releaseAtCompletion()
 }
 
 extension PacedDownstreamDelivering {
-    /// Does what ``PacedDelivery/enqueue(_:)`` asked of the caller.
-    @inlinable
-    func perform(_ duty: PacedDelivery<ScheduledEvent<Downstream.Input, Downstream.Failure>>.Duty) {
-        switch duty {
-        case .none:
-            return
-        case .drain:
-            drain()
-        case .waitThenDrain:
-            let thread = ThreadIdentity.current
-            awaitTurn(lock: lock) { delivery.attemptTurn(by: thread, mayPark: $0) }
-            drain()
-        }
-    }
-
     /// Delivers queued events one at a time, with the lock released during each call; the demand
     /// the downstream answers with is added to ``demand``. The caller holds the turn; the drain
     /// gives it up.

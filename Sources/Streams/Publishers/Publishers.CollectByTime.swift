@@ -123,7 +123,7 @@ extension Publishers.CollectByTime {
     /// The subscriber and subscription of a time-grouping collect: it keeps the buffer and the
     /// repeating timer that empties it.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, PacedDelivering, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Failure {
         @usableFromInline
@@ -365,21 +365,6 @@ extension Publishers.CollectByTime {
                 duty = Swift.max(duty, delivery.enqueue(.completion(completion)))
             }
             return duty
-        }
-
-        /// Does what ``PacedDelivery/enqueue(_:)`` asked of the caller.
-        @inlinable
-        func perform(_ duty: PacedDelivery<Event>.Duty) {
-            switch duty {
-            case .none:
-                return
-            case .drain:
-                drain()
-            case .waitThenDrain:
-                let thread = ThreadIdentity.current
-                awaitTurn(lock: lock) { delivery.attemptTurn(by: thread, mayPark: $0) }
-                drain()
-            }
         }
 
         /// Delivers queued events one at a time, with the lock released during each call. The caller

@@ -387,16 +387,7 @@ extension Publishers.FlatMap {
         func receiveAfterWaiting(_ input: NewPublisher.Output, index: Int, thread: ThreadIdentity)
             -> Subscribers.Demand
         {
-            awaitTurn(lock: lock) { mayPark in
-                if !turn.isHeld {
-                    turn.take(by: thread)
-                    return .taken
-                }
-                guard mayPark else { return .busy }
-                let waiter = TurnWaiter(thread: thread)
-                turn.enqueue(waiter)
-                return .parked(waiter)
-            }
+            awaitTurn(lock: lock) { turn.attempt(by: thread, mayPark: $0) }
             let arrival = lock.withLock { () -> Arrival in
                 guard !isTerminal, children[index]?.subscription != nil else { return .drop }
                 return arriveLocked(input, index: index, thread: thread, holdingTurn: true)

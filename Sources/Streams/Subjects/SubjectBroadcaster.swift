@@ -238,14 +238,9 @@ final class SubjectBroadcaster<Output, Failure: Error> {
         let thread = ThreadIdentity.current
         let outcome = lock.withLock { () -> SendOutcome in
             guard !isFinished else { return .done }
-            if !turn.isHeld {
-                turn.take(by: thread)
-                return .deliver
-            }
-            guard turn.holder == thread else { return .wait }
-            markFinishedLocked(completion)
-            enqueueLocked(.completion(completion))
-            return .done
+            let outcome = claimTurnLocked(by: thread, orQueue: .completion(completion))
+            if case .done = outcome { markFinishedLocked(completion) }
+            return outcome
         }
         switch outcome {
         case .done:
@@ -277,14 +272,9 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     func sendCurrentValue(to conduit: Conduit) {
         let thread = ThreadIdentity.current
         let outcome = lock.withLock { () -> SendOutcome in
-            if !turn.isHeld {
-                turn.take(by: thread)
-                enqueueLocked(.currentValue(conduit))
-                return .deliver
-            }
-            guard turn.holder == thread else { return .wait }
-            enqueueLocked(.currentValue(conduit))
-            return .done
+            let outcome = claimTurnLocked(by: thread, orQueue: .currentValue(conduit))
+            if case .deliver = outcome { enqueueLocked(.currentValue(conduit)) }
+            return outcome
         }
         switch outcome {
         case .done:
@@ -306,13 +296,7 @@ final class SubjectBroadcaster<Output, Failure: Error> {
         let thread = ThreadIdentity.current
         let outcome = lock.withLock { () -> SendOutcome in
             guard !isFinished else { return .done }
-            if !turn.isHeld {
-                turn.take(by: thread)
-                return .deliver
-            }
-            guard turn.holder == thread else { return .wait }
-            enqueueLocked(.update(change))
-            return .done
+            return claimTurnLocked(by: thread, orQueue: .update(change))
         }
         switch outcome {
         case .done:
@@ -346,17 +330,21 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     @inlinable
     @inline(never)
     func waitForTurn(thread: ThreadIdentity) {
-        awaitTurn(lock: lock) { mayPark in
-            if !turn.isHeld {
-                turn.take(by: thread)
-                return .taken
-            }
-            guard mayPark else { return .busy }
-            let waiter = TurnWaiter(thread: thread)
-            turn.enqueue(waiter)
-            return .parked(waiter)
-        }
+        awaitTurn(lock: lock) { turn.attempt(by: thread, mayPark: $0) }
         lock.withLock { admitArrivalsLocked() }
+    }
+
+    /// Takes the turn if it is free (`.deliver`); queues `work` if the calling thread holds it
+    /// (`.done`); otherwise reports that another thread holds it (`.wait`). Call with `lock` held.
+    @inlinable
+    func claimTurnLocked(by thread: ThreadIdentity, orQueue work: @autoclosure () -> PendingWork) -> SendOutcome {
+        if !turn.isHeld {
+            turn.take(by: thread)
+            return .deliver
+        }
+        guard turn.holder == thread else { return .wait }
+        enqueueLocked(work())
+        return .done
     }
 
     /// Moves subscribers that attached from other threads into the list. Call with `lock` held, as

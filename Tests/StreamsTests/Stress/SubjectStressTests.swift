@@ -262,10 +262,10 @@ import Testing
             var total = 0
         }
         let store = Store(Counters())
-        let seen = LatestValue(Counters())
+        let seen = SchedulerTestBox(Counters())
         let history = TestSubscriber<Counters, Never>()
         store.subject.subscribe(history)
-        let recorder = store.subject.sink { seen.lastValue = $0 }
+        let recorder = store.subject.sink { state in seen.withValue { $0 = state } }
         let totals = TestSubscriber<Int, Never>()
         store.slice(\.total).subscribe(totals)
         let unpublished = Atomic<Int>(0)
@@ -276,7 +276,7 @@ import Testing
                     $0.total += 1
                 }
                 // This update's state, or a later one, has been published.
-                if seen.lastValue.perThread[thread] < done { unpublished.add(1, ordering: .relaxed) }
+                if seen.value.perThread[thread] < done { unpublished.add(1, ordering: .relaxed) }
             }
         }
         #expect(unpublished.load(ordering: .relaxed) == 0)

@@ -67,8 +67,8 @@ func stressDeadline() -> DispatchTime {
 func runOnThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> Bool {
     // The threads reach `body` through `work`, which lets go of it before `runOnThreads` returns: a
     // thread object may outlive the call, and what `body` captures must not.
-    let work = SharedWork(body)
-    defer { work.body = nil }
+    let work = SchedulerTestBox<(@Sendable (Int) -> Void)?>(body)
+    defer { work.withValue { $0 = nil } }
     let started = DispatchGroup()
     let go = DispatchSemaphore(value: 0)
     let finished = StressCountdown()
@@ -79,7 +79,7 @@ func runOnThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> Bo
             started.leave()
             go.wait()
             do {
-                let body = work.body
+                let body = work.value
                 body?(index)
             }
             finished.leave()
@@ -90,28 +90,6 @@ func runOnThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> Bo
     started.wait()
     for _ in 0..<count { go.signal() }
     return finished.waitUntilZero()
-}
-
-/// The closure every thread of `runOnThreads` runs.
-private final class SharedWork: @unchecked Sendable {
-    // @unchecked: `storedBody` is guarded by `lock`.
-    private let lock = NSLock()
-    private var storedBody: (@Sendable (Int) -> Void)?
-
-    init(_ body: @escaping @Sendable (Int) -> Void) {
-        storedBody = body
-    }
-
-    var body: (@Sendable (Int) -> Void)? {
-        get { lock.withLock { storedBody } }
-        set { lock.withLock { storedBody = newValue } }
-    }
-}
-
-/// A value tagged with the thread that sent it and its place in that thread's sends.
-struct TaggedValue: Equatable, Sendable {
-    let sender: Int
-    let sequence: Int
 }
 
 /// Keeps a thread busy for a few steps without touching memory, to widen the window in which two

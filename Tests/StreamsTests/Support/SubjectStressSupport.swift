@@ -122,19 +122,3 @@ final class WeakReferences: @unchecked Sendable {
         lock.withLock { references.filter { $0() != nil }.count }
     }
 }
-
-/// The last value a subscriber saw, readable from any thread.
-final class LatestValue<Value>: @unchecked Sendable {
-    // @unchecked: `value` is guarded by `lock`.
-    private let lock = Lock()
-    private var value: Value
-
-    init(_ initial: Value) {
-        value = initial
-    }
-
-    var lastValue: Value {
-        get { lock.withLock { value } }
-        set { lock.withLock { value = newValue } }
-    }
-}
