@@ -152,8 +152,7 @@ extension Publishers.FlatMap {
     /// goes down on its own thread, so its `send` returns after delivery; a value that arrives on the
     /// emitting thread itself, or while downstream has no demand, waits in `buffer`, and the emitting
     /// thread drains it without holding the lock. Completion and failure go through the same turn,
-    /// so downstream is never
-    /// called concurrently.
+    /// so downstream is never called concurrently.
     ///
     /// Each new publisher is asked for one value at a time (one more for each of its values that goes
     /// down), or for unlimited values once downstream's demand is unlimited.
