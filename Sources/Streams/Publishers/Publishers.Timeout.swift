@@ -336,6 +336,8 @@ extension Publishers.Timeout {
         func cancel() {
             let (subscription, stopped, discarded) = lock.withLock {
                 () -> ((any Subscription)?, (any Cancellable)?, ContiguousArray<Event>) in
+                // A time-out that has not gone out yet does not go out after the cancel.
+                timeoutCompletion = nil
                 guard let subscription = status.subscription else { return (nil, nil, []) }
                 status = .terminal
                 timerArmed = false

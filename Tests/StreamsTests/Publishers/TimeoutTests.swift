@@ -24,6 +24,34 @@ import Testing
         #expect(scheduler.scheduledCount == 0)
     }
 
+    @Test func aCancelBeforeTheTimeOutIsDeliveredStopsIt() {
+        // The subscriber is still receiving a value when the time runs out, then cancels: the
+        // failure, not yet delivered, is not delivered after the cancel.
+        let scheduler = DispatchQueue.test
+        let subject = PassthroughSubject<Int, TimeTestError>()
+        var subscription: (any Subscription)?
+        var events: [String] = []
+        let subscriber = AnySubscriber<Int, TimeTestError>(
+            receiveSubscription: {
+                subscription = $0
+                $0.request(.unlimited)
+            },
+            receiveValue: { value in
+                events.append("value \(value)")
+                scheduler.advance(by: .seconds(1))
+                subscription?.cancel()
+                events.append("cancelled")
+                return .none
+            },
+            receiveCompletion: { events.append("completion \($0)") })
+        subject.timeout(.milliseconds(500), scheduler: scheduler) { TimeTestError(code: 408) }
+            .subscribe(subscriber)
+        subject.send(1)
+        scheduler.advance(by: .milliseconds(1))
+        scheduler.advance(by: .seconds(5))
+        #expect(events == ["value 1", "cancelled"])
+    }
+
     @Test func failsWithTheCustomError() {
         let scheduler = DispatchQueue.test
         let subject = PassthroughSubject<Int, TimeTestError>()

@@ -187,10 +187,12 @@ import Testing
                     let killer = ContractProbe(senders: 2)
                     tracked.track(victim)
                     tracked.track(killer)
-                    killer.onReceive { [unowned killer, unowned victim] _ in
+                    // Weak: a delivery already under way may still reach the killer after this
+                    // iteration has let go of both.
+                    killer.onReceive { [weak killer, weak victim] _ in
                         delivered.add(1, ordering: .relaxed)
-                        killer.cancel()
-                        victim.cancel()
+                        killer?.cancel()
+                        victim?.cancel()
                     }
                     subject.subscribe(killer)
                     subject.subscribe(victim)
