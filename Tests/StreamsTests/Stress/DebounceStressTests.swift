@@ -15,6 +15,15 @@ extension StressTests {
     @Suite struct DebounceStressTests {
         static let dueTime: DispatchQueue.SchedulerTimeType.Stride = .microseconds(500)
 
+        /// `debounce` on a real queue, with `dueTime`.
+        static func debounce(
+            for dueTime: DispatchQueue.SchedulerTimeType.Stride
+        ) -> StressOperator<StressValue, Never> {
+            StressOperator("debounce", label: "debounce") { source, scheduler in
+                source.debounce(for: dueTime, scheduler: scheduler)
+            }
+        }
+
         @Test(arguments: StressQueueKind.allCases)
         func theValueBeforeAQuietIntervalArrivesAndNothingIsMadeUp(queue: StressQueueKind) {
             let scheduler = queue.makeScheduler("debounce")
@@ -90,59 +99,27 @@ extension StressTests {
 
         @Test(arguments: StressQueueKind.allCases, [1, 500, 4_000])
         func cancellingWhileTimersFireAndValuesArrive(queue: StressQueueKind, cancelAfter: Int) {
-            let scheduler = queue.makeScheduler("debounce")
-            let plan = StressPlan(
-                senders: 4, perSender: 2_500, requesters: 2, requests: 1_000, cancelAfterSent: cancelAfter,
-                finishes: false)
-            let probe = StressLeakProbe()
-            do {
-                let source = StressSource<StressValue, Never>()
-                let sink = StressSink<StressValue, Never>(initialDemand: .max(1))
-                // A due time short enough for timers to fire between the senders' values.
-                source.debounce(for: .microseconds(50), scheduler: scheduler).subscribe(sink)
-                probe.watchChain(source: source, sink: sink, operatorName: "debounce")
-
-                #expect(runStress(plan, source: source, sink: sink))
-                #expect(scheduler.waitUntilIdle())
-
-                let report = sink.report
-                // debounce delivers through one deliverer at a time, which checks under the lock that
-                // the subscription is live before taking each value: so one value at most, the one
-                // taken as cancel() ran, can arrive after cancel() returned.
-                report.expectWellBehaved(maxLate: 1)
-                #expect(stressIsSubsequence(report.values, of: source.sent))
-                #expect(report.completions.isEmpty)
-                #expect(source.cancelCount == 1)
-            }
-            #expect(scheduler.waitUntilIdle())
-            #expect(probe.survivors() == [])
+            // A due time short enough for timers to fire between the senders' values. debounce
+            // delivers through one deliverer at a time, which checks under the lock that the
+            // subscription is live before taking each value: so one value at most, the one taken as
+            // cancel() ran, can arrive after cancel() returned.
+            Self.debounce(for: .microseconds(50)).expectCancellingFromAnotherThread(
+                on: queue,
+                plan: StressPlan(
+                    senders: 4, perSender: 2_500, requesters: 2, requests: 1_000, cancelAfterSent: cancelAfter,
+                    finishes: false),
+                initialDemand: .max(1), maxLate: 1, keeping: .subsequence)
         }
 
         @Test(arguments: StressQueueKind.allCases)
         func finishingWhileAValueWaitsDropsItAndStopsItsTimer(queue: StressQueueKind) {
-            let scheduler = queue.makeScheduler("debounce")
             // Finishes as soon as the senders are done, with the last value still waiting for quiet,
-            // which debounce drops, as Combine does.
-            let plan = StressPlan(senders: 4, perSender: 1_500, requesters: 2, requests: 500)
-            let probe = StressLeakProbe()
-            do {
-                let source = StressSource<StressValue, Never>()
-                let sink = StressSink<StressValue, Never>(initialDemand: .max(1))
-                // Long enough for the last value to be still waiting when the source finishes.
-                source.debounce(for: .seconds(1), scheduler: scheduler).subscribe(sink)
-                probe.watchChain(source: source, sink: sink, operatorName: "debounce")
-
-                #expect(runStress(plan, source: source, sink: sink))
-                #expect(sink.waitForCompletion())
-
-                let report = sink.report
-                report.expectWellBehaved()
-                #expect(stressIsSubsequence(report.values, of: source.sent))
-                #expect(report.completions == [.finished])
-            }
-            // The queue goes idle only once the waiting value's timer is cancelled.
-            #expect(scheduler.waitUntilIdle())
-            #expect(probe.survivors() == [])
+            // which debounce drops, as Combine does: the due time is long enough for it to be still
+            // waiting when the source finishes. The queue goes idle, at the end, only once the
+            // waiting value's timer is cancelled.
+            Self.debounce(for: .seconds(1)).expectCompleteRun(
+                on: queue, plan: StressPlan(senders: 4, perSender: 1_500, requesters: 2, requests: 500),
+                initialDemand: .max(1), keeping: .subsequence)
         }
     }
 }

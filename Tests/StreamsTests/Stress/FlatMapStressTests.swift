@@ -26,6 +26,46 @@ extension StressTests {
             return true
         }
 
+        /// Runs a sender for each of `sources`, which sends `perSender` values then finishes its
+        /// source, and one more thread that sends the sources' indices upstream. Returns whether every
+        /// thread returned, and how many waited for demand, or for flatMap, until the deadline.
+        static func runInnersAndUpstream(
+            _ upstream: StressSource<Int, Never>, _ sources: [Source], perSender: Int
+        ) -> (joined: Bool, stuck: Int) {
+            let inners = sources.count
+            let stuck = Atomic<Int>(0)
+            let joined = runOnThreads(inners + 1) { index in
+                let done =
+                    index == inners
+                    ? Self.sendIndices(upstream, count: inners)
+                    : stressSend(sources[index], sender: index, count: perSender)
+                if !done { stuck.add(1, ordering: .relaxed) }
+                if index < inners { sources[index].finish() }
+            }
+            return (joined, stuck.load(ordering: .relaxed))
+        }
+
+        /// Expects the subscriber, flatMap's subscription and each of `sources` to be freed. Call it
+        /// once the subscriber has its subscription.
+        static func watch<Failure>(
+            _ probe: StressLeakProbe, sources: [StressSource<StressValue, Failure>],
+            sink: StressSink<StressValue, Failure>
+        ) {
+            probe.watch("subscriber", sink)
+            probe.watch("flatMap", object: sink.subscriptionReference)
+            for (index, source) in sources.enumerated() { probe.watch("inner \(index)", source) }
+        }
+
+        /// As above, and `upstream` too.
+        static func watch<Failure>(
+            _ probe: StressLeakProbe, upstream: StressSource<Int, Failure>,
+            sources: [StressSource<StressValue, Failure>],
+            sink: StressSink<StressValue, Failure>
+        ) {
+            probe.watch("source", upstream)
+            watch(probe, sources: sources, sink: sink)
+        }
+
         @Test func everyValueArrivesOnceInItsSendersOrderWithUnlimitedDemand() {
             let inners = 6
             let perSender = 2_000
@@ -35,22 +75,13 @@ extension StressTests {
                 let sources = (0..<inners).map { _ in Source() }
                 let sink = StressSink<StressValue, Never>()
                 upstream.flatMap { sources[$0] }.subscribe(sink)
-                probe.watchChain(source: upstream, sink: sink, operatorName: "flatMap")
-                for (index, source) in sources.enumerated() { probe.watch("inner \(index)", source) }
+                Self.watch(probe, upstream: upstream, sources: sources, sink: sink)
 
                 // The last thread sends the sources' indices upstream; flatMap subscribes to each as
                 // its index arrives, while the other threads already wait to send through it.
-                let stuck = Atomic<Int>(0)
-                let joined = runOnThreads(inners + 1) { index in
-                    let done =
-                        index == inners
-                        ? Self.sendIndices(upstream, count: inners)
-                        : stressSend(sources[index], sender: index, count: perSender)
-                    if !done { stuck.add(1, ordering: .relaxed) }
-                    if index < inners { sources[index].finish() }
-                }
+                let (joined, stuck) = Self.runInnersAndUpstream(upstream, sources, perSender: perSender)
                 #expect(joined)
-                #expect(stuck.load(ordering: .relaxed) == 0)
+                #expect(stuck == 0)
                 #expect(sink.waitForCompletion())
 
                 let report = sink.report
@@ -79,8 +110,7 @@ extension StressTests {
                 let sources = (0..<inners).map { _ in Source() }
                 let sink = StressSink<StressValue, Never>(initialDemand: .none)
                 upstream.flatMap { sources[$0] }.subscribe(sink)
-                probe.watchChain(source: upstream, sink: sink, operatorName: "flatMap")
-                for (index, source) in sources.enumerated() { probe.watch("inner \(index)", source) }
+                Self.watch(probe, upstream: upstream, sources: sources, sink: sink)
 
                 // Senders, the upstream thread, and requesters that ask for exactly as many values as
                 // are sent, one at a time.
@@ -128,22 +158,13 @@ extension StressTests {
                 // Bounded demand that renews itself with each value.
                 let sink = StressSink<StressValue, Never>(initialDemand: .max(3), demandPerValue: .max(1))
                 upstream.flatMap(maxPublishers: .max(2)) { sources[$0] }.subscribe(sink)
-                probe.watchChain(source: upstream, sink: sink, operatorName: "flatMap")
-                for (index, source) in sources.enumerated() { probe.watch("inner \(index)", source) }
+                Self.watch(probe, upstream: upstream, sources: sources, sink: sink)
 
                 // Each sender waits for flatMap to subscribe to its source, which it does only once
                 // one of the two before has finished and upstream has sent the next index.
-                let stuck = Atomic<Int>(0)
-                let joined = runOnThreads(inners + 1) { index in
-                    let done =
-                        index == inners
-                        ? Self.sendIndices(upstream, count: inners)
-                        : stressSend(sources[index], sender: index, count: perSender)
-                    if !done { stuck.add(1, ordering: .relaxed) }
-                    if index < inners { sources[index].finish() }
-                }
+                let (joined, stuck) = Self.runInnersAndUpstream(upstream, sources, perSender: perSender)
                 #expect(joined)
-                #expect(stuck.load(ordering: .relaxed) == 0)
+                #expect(stuck == 0)
                 #expect(sink.waitForCompletion())
 
                 let report = sink.report
@@ -174,8 +195,7 @@ extension StressTests {
                         if received == cancelAfter { reached.signal() }
                     })
                 upstream.flatMap { sources[$0] }.subscribe(sink)
-                probe.watchChain(source: upstream, sink: sink, operatorName: "flatMap")
-                for (index, source) in sources.enumerated() { probe.watch("inner \(index)", source) }
+                Self.watch(probe, upstream: upstream, sources: sources, sink: sink)
 
                 // Senders that would go on for long, two requesters, the upstream thread, and one that
                 // cancels once `cancelAfter` values arrived, then lets go of the senders of the sources
@@ -226,9 +246,7 @@ extension StressTests {
                     if received == cancelAt { sink.cancel() }
                 })
                 sources.publisher.flatMap { $0 }.subscribe(sink)
-                probe.watch("subscriber", sink)
-                probe.watch("flatMap", object: sink.subscriptionReference)
-                for (index, source) in sources.enumerated() { probe.watch("inner \(index)", source) }
+                Self.watch(probe, sources: sources, sink: sink)
 
                 let stuck = Atomic<Int>(0)
                 let joined = runOnThreads(inners) { index in
@@ -260,8 +278,7 @@ extension StressTests {
                 let sources = (0..<inners).map { _ in StressSource<StressValue, StressError>() }
                 let sink = StressSink<StressValue, StressError>()
                 upstream.flatMap { sources[$0] }.subscribe(sink)
-                probe.watchChain(source: upstream, sink: sink, operatorName: "flatMap")
-                for (index, source) in sources.enumerated() { probe.watch("inner \(index)", source) }
+                Self.watch(probe, upstream: upstream, sources: sources, sink: sink)
 
                 // The first source fails after a few values; the others would go on for long, but
                 // flatMap cancels them.
@@ -311,9 +328,7 @@ extension StressTests {
                     let sources = (0..<inners).map { _ in Source() }
                     let sink = StressSink<StressValue, Never>()
                     sources.publisher.flatMap { $0 }.subscribe(sink)
-                    probe.watch("subscriber", sink)
-                    probe.watch("flatMap", object: sink.subscriptionReference)
-                    for (index, source) in sources.enumerated() { probe.watch("inner \(index)", source) }
+                    Self.watch(probe, sources: sources, sink: sink)
 
                     // Each sender finishes its source once its values are out; the last thread
                     // cancels as soon as every value is out, racing the finishes.

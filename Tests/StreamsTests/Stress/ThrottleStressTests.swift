@@ -15,6 +15,15 @@ extension StressTests {
     @Suite struct ThrottleStressTests {
         static let interval: DispatchQueue.SchedulerTimeType.Stride = .microseconds(500)
 
+        /// `throttle` on a real queue, with `interval`.
+        static func throttle(
+            for interval: DispatchQueue.SchedulerTimeType.Stride, latest: Bool
+        ) -> StressOperator<StressValue, Never> {
+            StressOperator("throttle", label: "throttle") { source, scheduler in
+                source.throttle(for: interval, scheduler: scheduler, latest: latest)
+            }
+        }
+
         @Test(arguments: StressQueueKind.allCases, [false, true])
         func valuesComeOutInUpstreamOrderWithinDemand(queue: StressQueueKind, latest: Bool) {
             let scheduler = queue.makeScheduler("throttle")
@@ -85,56 +94,26 @@ extension StressTests {
 
         @Test(arguments: StressQueueKind.allCases, [1, 500, 4_000])
         func cancellingWhileEmissionsAreScheduled(queue: StressQueueKind, cancelAfter: Int) {
-            let scheduler = queue.makeScheduler("throttle")
-            let plan = StressPlan(
-                senders: 4, perSender: 2_500, requesters: 2, requests: 1_000, cancelAfterSent: cancelAfter,
-                finishes: false)
-            let probe = StressLeakProbe()
-            do {
-                let source = StressSource<StressValue, Never>()
-                let sink = StressSink<StressValue, Never>(initialDemand: .max(1))
-                source.throttle(for: .microseconds(50), scheduler: scheduler, latest: true).subscribe(sink)
-                probe.watchChain(source: source, sink: sink, operatorName: "throttle")
-
-                #expect(runStress(plan, source: source, sink: sink))
-                #expect(scheduler.waitUntilIdle())
-
-                let report = sink.report
-                // throttle delivers through one deliverer at a time, which checks under the lock that
-                // the subscription is live before taking each value: so one value at most, the one
-                // taken as cancel() ran, can arrive after cancel() returned.
-                report.expectWellBehaved(maxLate: 1)
-                #expect(stressIsSubsequence(report.values, of: source.sent))
-                #expect(report.completions.isEmpty)
-                #expect(source.cancelCount == 1)
-            }
-            #expect(scheduler.waitUntilIdle())
-            #expect(probe.survivors() == [])
+            // throttle delivers through one deliverer at a time, which checks under the lock that
+            // the subscription is live before taking each value: so one value at most, the one
+            // taken as cancel() ran, can arrive after cancel() returned.
+            Self.throttle(for: .microseconds(50), latest: true).expectCancellingFromAnotherThread(
+                on: queue,
+                plan: StressPlan(
+                    senders: 4, perSender: 2_500, requesters: 2, requests: 1_000, cancelAfterSent: cancelAfter,
+                    finishes: false),
+                initialDemand: .max(1), maxLate: 1, keeping: .subsequence)
         }
 
         @Test(arguments: StressQueueKind.allCases, [false, true])
         func finishingWhileAValueIsScheduledSendsItFirst(queue: StressQueueKind, latest: Bool) {
-            let scheduler = queue.makeScheduler("throttle")
             // Finishes as soon as the senders are done, likely with a value scheduled to go out.
-            let plan = StressPlan(senders: 4, perSender: 1_500, requesters: 2, requests: 500)
-            let probe = StressLeakProbe()
-            do {
-                let source = StressSource<StressValue, Never>()
-                let sink = StressSink<StressValue, Never>(initialDemand: .max(1))
-                source.throttle(for: .milliseconds(5), scheduler: scheduler, latest: latest).subscribe(sink)
-                probe.watchChain(source: source, sink: sink, operatorName: "throttle")
-
-                #expect(runStress(plan, source: source, sink: sink))
-                #expect(sink.waitForCompletion())
-
-                let report = sink.report
-                report.expectWellBehaved()
-                #expect(stressIsSubsequence(report.values, of: source.sent))
+            Self.throttle(for: .milliseconds(5), latest: latest).expectCompleteRun(
+                on: queue, plan: StressPlan(senders: 4, perSender: 1_500, requesters: 2, requests: 500),
+                initialDemand: .max(1), keeping: .subsequence
+            ) { source, report in
                 if !latest { #expect(report.values.first == source.sent.first) }
-                #expect(report.completions == [.finished])
             }
-            #expect(scheduler.waitUntilIdle())
-            #expect(probe.survivors() == [])
         }
     }
 }
