@@ -1,4 +1,4 @@
-/// What a timer publisher (``Timer/TimerPublisher``, ``Publishers/Timer``) asks of each subscription
+/// What a timer publisher (``Timer/TimerPublisher``, ``SchedulerTimer``) asks of each subscription
 /// it holds: each subscription keeps its own subscriber's demand.
 @usableFromInline
 protocol TimerTickReceiver<Tick>: AnyObject {

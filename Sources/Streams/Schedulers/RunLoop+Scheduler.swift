@@ -3,7 +3,8 @@ public import Foundation
 extension RunLoop: Scheduler {
     /// The scheduler time type used by the run loop.
     ///
-    /// It wraps a `Date`, so run loop times follow the wall clock.
+    /// It wraps a `Date`, so run loop times follow the wall clock. As in Combine, it is a type of its
+    /// own, so it can't be mixed up with the time of another `Date`-based scheduler.
     ///
     /// ```swift
     /// let start = RunLoop.SchedulerTimeType(Date(timeIntervalSinceReferenceDate: 0))
@@ -11,7 +12,100 @@ extension RunLoop: Scheduler {
     /// print(later.date.timeIntervalSinceReferenceDate, start.distance(to: later).timeInterval)
     /// // Prints "1.5 1.5"
     /// ```
-    public typealias SchedulerTimeType = DateSchedulerTime<RunLoop>
+    public struct SchedulerTimeType: Strideable, Codable, Hashable, Sendable, DateSchedulerTime {
+        /// The date represented by this type.
+        public var date: Date
+
+        /// Initializes a run loop scheduler time with the given date.
+        ///
+        /// - Parameter date: The date to represent.
+        @inlinable
+        public init(_ date: Date) {
+            self.date = date
+        }
+
+        /// The interval by which run loop scheduler times advance, in seconds.
+        ///
+        /// ```swift
+        /// typealias Stride = RunLoop.SchedulerTimeType.Stride
+        /// print(Stride.milliseconds(250).timeInterval, (2 as Stride).timeInterval)
+        /// // Prints "0.25 2.0"
+        /// ```
+        public struct Stride: ExpressibleByFloatLiteral, Comparable, SignedNumeric, Codable,
+            SchedulerTimeIntervalConvertible, Sendable, TimeIntervalStride
+        {
+            /// The type used when evaluating floating-point literals: seconds.
+            public typealias FloatLiteralType = TimeInterval
+
+            /// The type used when evaluating integer literals: seconds.
+            public typealias IntegerLiteralType = TimeInterval
+
+            /// The type used for expressing the stride's magnitude: seconds.
+            public typealias Magnitude = TimeInterval
+
+            /// The value of this time interval in seconds.
+            ///
+            /// Unlike the magnitude of a number, it keeps the stride's sign.
+            public var magnitude: TimeInterval
+
+            /// The value of this time interval in seconds.
+            @inlinable
+            public var timeInterval: TimeInterval {
+                magnitude
+            }
+
+            /// Creates a scheduler time interval from the given time interval.
+            ///
+            /// - Parameter timeInterval: The number of seconds.
+            @inlinable
+            public init(_ timeInterval: TimeInterval) {
+                magnitude = timeInterval
+            }
+
+            /// Returns whether the first stride is shorter than the second.
+            @inlinable
+            public static func < (lhs: Stride, rhs: Stride) -> Bool {
+                lhs.magnitude < rhs.magnitude
+            }
+
+            /// Multiplies two strides as numbers of seconds.
+            @inlinable
+            public static func * (lhs: Stride, rhs: Stride) -> Stride {
+                Stride(lhs.magnitude * rhs.magnitude)
+            }
+
+            /// Adds two strides.
+            @inlinable
+            public static func + (lhs: Stride, rhs: Stride) -> Stride {
+                Stride(lhs.magnitude + rhs.magnitude)
+            }
+
+            /// Subtracts one stride from another.
+            @inlinable
+            public static func - (lhs: Stride, rhs: Stride) -> Stride {
+                Stride(lhs.magnitude - rhs.magnitude)
+            }
+
+            /// Multiplies two strides as numbers of seconds and stores the result in the left-hand
+            /// variable.
+            @inlinable
+            public static func *= (lhs: inout Stride, rhs: Stride) {
+                lhs = lhs * rhs
+            }
+
+            /// Adds two strides and stores the result in the left-hand variable.
+            @inlinable
+            public static func += (lhs: inout Stride, rhs: Stride) {
+                lhs = lhs + rhs
+            }
+
+            /// Subtracts one stride from another and stores the result in the left-hand variable.
+            @inlinable
+            public static func -= (lhs: inout Stride, rhs: Stride) {
+                lhs = lhs - rhs
+            }
+        }
+    }
 
     /// Options that affect the operation of the run loop scheduler: there are none.
     public struct SchedulerOptions: Sendable {}

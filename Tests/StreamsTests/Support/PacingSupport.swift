@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 
 // Helpers for the tests of the time-based operators and timers: debounce, throttle, collect by time,
-// autoconnect, Timer.publish and Publishers.Timer.
+// autoconnect, Timer.publish and SchedulerTimer.
 
 /// The error the pacing tests send upstream.
 enum PacingError: Error, Equatable {

@@ -4,7 +4,7 @@ import Streams
 import StreamsTesting
 import Testing
 
-/// Tests of `Publishers.Timer`, the connectable timer that runs on any scheduler.
+/// Tests of `SchedulerTimer`, the connectable timer that runs on any scheduler.
 @Suite struct SchedulerTimerTests {
     typealias Time = DispatchQueue.SchedulerTimeType
 
@@ -13,7 +13,7 @@ import Testing
     @Test func ticksEveryIntervalOnceConnectedWithTheSchedulersTime() {
         let scheduler = DispatchQueue.test
         let start = scheduler.now
-        let timer = Publishers.Timer(every: .seconds(1), scheduler: scheduler)
+        let timer = SchedulerTimer(every: .seconds(1), scheduler: scheduler)
         let subscriber = TestSubscriber<Time, Never>()
         timer.subscribe(subscriber)
         scheduler.advance(by: .seconds(5))
@@ -30,6 +30,21 @@ import Testing
         scheduler.advance(by: .seconds(10))
         #expect(subscriber.values.count == 4)
         #expect(subscriber.completion == nil)
+    }
+
+    // MARK: Its own name, outside Combine's namespaces
+
+    @Test func timerPublisherMakesATopLevelSchedulerTimer() {
+        let scheduler = DispatchQueue.test
+        let start = scheduler.now
+        let timer: SchedulerTimer<TestSchedulerOf<DispatchQueue>> = scheduler.timerPublisher(every: .seconds(3))
+        #expect(String(reflecting: type(of: timer)).hasPrefix("Streams.SchedulerTimer<"))
+        var offsets: [Int] = []
+        let cancellable = timer.autoconnect().sink { offsets.append(start.distance(to: $0).magnitude) }
+        scheduler.advance(by: .seconds(10))
+        #expect(offsets == [3_000_000_000, 6_000_000_000, 9_000_000_000])
+        cancellable.cancel()
+        #expect(scheduler.scheduledCount == 0)
     }
 
     @Test func aThousandSecondsOfTicksInOneAdvance() {
@@ -63,7 +78,7 @@ import Testing
     @Test func theDocumentationExampleHolds() {
         let scheduler = DispatchQueue.test
         let start = scheduler.now
-        let timer = Publishers.Timer(every: .seconds(2), scheduler: scheduler)
+        let timer = SchedulerTimer(every: .seconds(2), scheduler: scheduler)
         var printed: [Int] = []
         let cancellable = timer.sink { printed.append(start.distance(to: $0).magnitude) }
         let connection = timer.connect()
@@ -169,7 +184,7 @@ import Testing
 
     @Test func cancellingTheConnectionReleasesTheTimerAndItsSubscribers() {
         let scheduler = DispatchQueue.test
-        weak var weakTimer: Publishers.Timer<TestSchedulerOf<DispatchQueue>>?
+        weak var weakTimer: SchedulerTimer<TestSchedulerOf<DispatchQueue>>?
         weak var weakSubscriber: TestSubscriber<Time, Never>?
         do {
             let timer = scheduler.timerPublisher(every: .seconds(1))
@@ -265,7 +280,7 @@ import Testing
 
     @Test func passesIntervalToleranceAndOptionsToTheScheduler() {
         let scheduler = PacingRecordingScheduler()
-        let exact = Publishers.Timer(every: .nanoseconds(100), scheduler: scheduler, options: "ticks")
+        let exact = SchedulerTimer(every: .nanoseconds(100), scheduler: scheduler, options: "ticks")
         let loose = scheduler.timerPublisher(every: .nanoseconds(200), tolerance: .nanoseconds(30))
         #expect(exact.tolerance == nil)
         #expect(exact.options == "ticks")
