@@ -487,3 +487,15 @@ final class SubjectBroadcaster<Output, Failure: Error> {
         }
     }
 }
+
+extension SubjectBroadcaster: CustomStringConvertible {
+    /// The subject's type, as a subscription's mirror shows the subject it belongs to: the broadcaster
+    /// is the state the subject's subscriptions share, and they reflect it as their `parent` and
+    /// `subject`.
+    @usableFromInline
+    var description: String {
+        keepsCurrentValue
+            ? String(reflecting: CurrentValueSubject<Output, Failure>.self)
+            : String(reflecting: PassthroughSubject<Output, Failure>.self)
+    }
+}

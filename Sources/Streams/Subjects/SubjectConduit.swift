@@ -189,6 +189,7 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
             ("parent", broadcaster as Any),
             ("downstream", downstreamForReflection as Any),
             ("demand", demand),
+            ("subject", broadcaster as Any),
         ]
         return Mirror(self, children: children)
     }

@@ -75,6 +75,23 @@ import Testing
         #expect((subscriber.subscription as? any CustomStringConvertible)?.description == "CurrentValueSubject")
     }
 
+    @Test func subscriptionReflectsItsSubjectUntilCompletion() throws {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let subscriber = TestSubscriber<Int, Never>()
+        subject.subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        func shown(_ label: String) -> String? {
+            Mirror(reflecting: subscription).children.first { $0.label == label }.map { String(describing: $0.value) }
+        }
+        #expect(
+            Mirror(reflecting: subscription).children.map(\.label) == ["parent", "downstream", "demand", "subject"])
+        #expect(shown("parent")?.contains("CurrentValueSubject<Swift.Int, Swift.Never>") == true)
+        #expect(shown("subject")?.contains("CurrentValueSubject<Swift.Int, Swift.Never>") == true)
+        subject.send(completion: .finished)
+        #expect(shown("parent") == "nil")
+        #expect(shown("subject") == "nil")
+    }
+
     @Test func concurrentWritersAndReaders() {
         let subject = CurrentValueSubject<Int, Never>(0)
         let subscriber = TestSubscriber<Int, Never>()

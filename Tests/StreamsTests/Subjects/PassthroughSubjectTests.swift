@@ -296,10 +296,25 @@ import Testing
         let subscription = subscriber.subscription!
         #expect((subscription as? any CustomStringConvertible)?.description == "PassthroughSubject")
         let mirror = (subscription as? any CustomReflectable)?.customMirror
-        #expect(mirror?.children.map(\.label) == ["parent", "downstream", "demand"])
+        #expect(mirror?.children.map(\.label) == ["parent", "downstream", "demand", "subject"])
         let children = mirror.map { Array($0.children) } ?? []
-        #expect(children.last?.value as? Subscribers.Demand == .max(3))
+        #expect(children.dropFirst(2).first?.value as? Subscribers.Demand == .max(3))
         #expect(children.dropFirst().first?.value as? TestSubscriber<Int, Never> === subscriber)
+    }
+
+    @Test func subscriptionReflectsItsSubjectUntilCancelled() throws {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(3))
+        subject.subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        func shown(_ label: String) -> String? {
+            Mirror(reflecting: subscription).children.first { $0.label == label }.map { String(describing: $0.value) }
+        }
+        #expect(shown("parent")?.contains("PassthroughSubject<Swift.Int, Swift.Never>") == true)
+        #expect(shown("subject")?.contains("PassthroughSubject<Swift.Int, Swift.Never>") == true)
+        subscription.cancel()
+        #expect(shown("parent") == "nil")
+        #expect(shown("subject") == "nil")
     }
 
     @Test func twentyThousandSubscribersSubscribeReceiveAndCancel() {
