@@ -72,8 +72,10 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription, Custo
 
     @usableFromInline
     var customMirror: Mirror {
+        // Combine shows the value as one unlabelled child; once it is delivered or cancelled, Streams
+        // has let it go and shows none.
         let value = lock.withLock { pending?.value }
-        return Mirror(self, children: ["value": value as Any])
+        return Mirror(self, unlabeledChildren: value.map { [$0] } ?? [])
     }
 
     @usableFromInline

@@ -4,6 +4,18 @@ import StreamsTesting
 import Testing
 
 @Suite struct JustTests {
+    @Test func reflectsThePendingValueAsOneUnlabelledChild() throws {
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+        Just(42).subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        let children = Array(Mirror(reflecting: subscription).children)
+        #expect(children.count == 1)
+        #expect(children.first?.label == nil)
+        #expect(children.first?.value as? Int == 42)
+        subscription.cancel()
+        #expect(Mirror(reflecting: subscription).children.isEmpty)
+    }
+
     @Test func deliversItsValueThenFinishes() {
         let subscriber = TestSubscriber<Int, Never>()
         Just(42).subscribe(subscriber)
