@@ -108,12 +108,17 @@ extension Subscribers {
             lhs = lhs + rhs
         }
 
-        /// Returns a demand decreased by a number of elements; never below `.max(0)`.
+        /// Returns a demand decreased by a number of elements.
+        ///
+        /// An unlimited demand stays unlimited. Otherwise the result is never below `.max(0)`, and a
+        /// difference too large for an `Int` (subtracting a large negative number) also gives `.max(0)`,
+        /// as in Combine: the subtraction does not turn into an addition that saturates.
         @inlinable
         public static func - (lhs: Demand, rhs: Int) -> Demand {
-            guard lhs.max != nil else { return .unlimited }
-            if rhs == Int.min { return lhs + Int.max + 1 }
-            return lhs + (-rhs)
+            guard let l = lhs.max else { return .unlimited }
+            let (difference, overflow) = l.subtractingReportingOverflow(rhs)
+            guard !overflow, difference > 0 else { return .none }
+            return Demand(rawValue: UInt(difference))
         }
 
         /// Subtracts a number of elements from a demand, in place.
@@ -234,12 +239,9 @@ extension Subscribers {
         /// Decodes a demand from its raw count.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
+            // A count beyond any `Int` decodes as unlimited, as in Combine; a negative one is an error.
             let raw = try container.decode(UInt.self)
-            guard raw <= Demand.unlimitedRawValue else {
-                throw DecodingError.dataCorruptedError(
-                    in: container, debugDescription: "A demand's raw value cannot exceed \(Demand.unlimitedRawValue)")
-            }
-            self.init(rawValue: raw)
+            self.init(rawValue: Swift.min(raw, Demand.unlimitedRawValue))
         }
 
         /// Encodes a demand as its raw count.

@@ -85,6 +85,30 @@ import Testing
         #expect(try JSONDecoder().decode([Demand].self, from: data) == demands)
     }
 
+    @Test func countsBeyondAnIntDecodeAsUnlimitedAndNegativeOnesAreRejected() throws {
+        struct Wrapped: Codable, Equatable {
+            let demand: Demand
+        }
+        let beyond = UInt(Int.max) + 5
+        let decoded = try JSONDecoder().decode(Wrapped.self, from: Data(#"{"demand":\#(beyond)}"#.utf8))
+        #expect(decoded.demand == .unlimited)
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(Wrapped.self, from: Data(#"{"demand":-3}"#.utf8))
+        }
+        #expect(try JSONEncoder().encode(Wrapped(demand: .unlimited)) == Data(#"{"demand":\#(UInt(Int.max) + 1)}"#.utf8))
+    }
+
+    @Test func subtractingANegativeCountThatOverflowsGivesNone() {
+        #expect(Demand.max(Int.max) - (-1) == .none)
+        #expect(Demand.max(3) - Int.min == .none)
+        #expect(Demand.max(3) - (-2) == .max(5))
+        #expect(Demand.max(3) - 5 == .none)
+        #expect(Demand.unlimited - (-1) == .unlimited)
+        var demand = Demand.max(Int.max)
+        demand -= -1
+        #expect(demand == .none)
+    }
+
     @Test func hashingAgreesWithEquality() {
         let set: Set<Demand> = [.max(1), .max(1), .unlimited, .none]
         #expect(set.count == 3)
