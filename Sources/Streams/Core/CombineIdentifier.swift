@@ -14,12 +14,13 @@ public struct CombineIdentifier: Hashable, Sendable, CustomStringConvertible {
         rawValue = CombineIdentifier.nextRawValue()
     }
 
-    /// Creates an identifier for the given object, equal for as long as the object lives.
+    /// Creates an identifier for the given object, equal for as long as the object lives; it prints
+    /// as the object's address, as in Combine.
     ///
     /// - Parameter obj: The object whose identity the identifier reflects.
     @inlinable
     public init(_ obj: AnyObject) {
-        rawValue = UInt64(UInt(bitPattern: ObjectIdentifier(obj).hashValue))
+        rawValue = UInt64(UInt(bitPattern: ObjectIdentifier(obj)))
     }
 
     /// The identifier in hexadecimal, such as `0x7f9a2c004a60`.

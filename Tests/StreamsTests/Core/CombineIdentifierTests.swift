@@ -23,4 +23,11 @@ import Testing
     @Test func descriptionIsHexadecimal() {
         #expect(CombineIdentifier().description.hasPrefix("0x"))
     }
+
+    @Test func anObjectsIdentifierPrintsItsAddress() {
+        final class Token {}
+        let token = Token()
+        let address = UInt(bitPattern: ObjectIdentifier(token))
+        #expect(CombineIdentifier(token).description == "0x" + String(address, radix: 16))
+    }
 }
