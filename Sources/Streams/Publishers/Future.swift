@@ -155,13 +155,14 @@ final class FutureSubscription<Downstream: Subscriber>: FutureConduit, Subscript
 
     @inlinable
     func fulfill(_ result: Result<Output, Failure>) {
-        let taken = lock.withLock { () -> (Downstream, Future<Output, Failure>?)? in
+        let taken = lock.withLock { () -> Downstream? in
             guard downstream != nil else { return nil }
             if case .success = result, !hasAnyDemand { return nil }
-            guard let downstream = downstream.take() else { return nil }
-            return (downstream, parent.take())
+            return downstream.take()
         }
-        guard let (downstream, parent) = taken else { return }
+        guard let downstream = taken else { return }
+        // As in Combine, the subscription keeps its future (its mirror's `parent`) until the result
+        // has been delivered.
         switch result {
         case .success(let output):
             _ = downstream.receive(output)
@@ -169,6 +170,7 @@ final class FutureSubscription<Downstream: Subscriber>: FutureConduit, Subscript
         case .failure(let error):
             downstream.receive(completion: .failure(error))
         }
+        let parent = lock.withLock { self.parent.take() }
         withExtendedLifetime(parent) {}
     }
 

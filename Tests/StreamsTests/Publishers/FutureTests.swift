@@ -189,6 +189,26 @@ private final class PromiseBox<Output, Failure: Error>: @unchecked Sendable {
         subscriber.cancel()
     }
 
+    @Test(arguments: [true, false])
+    func subscriptionKeepsItsFutureUntilTheResultIsDelivered(succeeds: Bool) throws {
+        var promise: Sut.Promise?
+        let future = Sut { promise = $0 }
+        let subscriber = TestSubscriber<Int, CreateTestError>()
+        future.subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        func hasParent() -> Bool {
+            let parent = Mirror(reflecting: subscription).children.first { $0.label == "parent" }?.value
+            guard let parent = parent as? Sut else { return false }
+            return parent === future
+        }
+        var seenDuringDelivery: [Bool] = []
+        subscriber.onReceiveValue { _ in seenDuringDelivery.append(hasParent()) }
+        #expect(hasParent())
+        promise?(succeeds ? .success(1) : .failure(CreateTestError()))
+        #expect(seenDuringDelivery == (succeeds ? [true] : []))
+        #expect(!hasParent())
+    }
+
     @Test func releasesEverythingAfterDelivery() {
         weak var weakFuture: Sut?
         weak var weakSubscriber: TestSubscriber<Int, CreateTestError>?
