@@ -66,7 +66,12 @@ extension Subscribers {
         /// Assigns the value to the property.
         @inlinable
         public func receive(_ value: Input) -> Subscribers.Demand {
-            let object = lock.withLock { target }
+            // As in Combine, a value that arrives before the subscription (or after the end) is not
+            // assigned.
+            let object = lock.withLock { () -> Root? in
+                guard case .subscribed = status else { return nil }
+                return target
+            }
             object?[keyPath: keyPath] = value
             return .none
         }
@@ -101,11 +106,11 @@ extension Subscribers {
 
         /// A mirror with the `object`, `keyPath` and `upstreamSubscription` children.
         public var customMirror: Mirror {
-            let (object, subscription) = lock.withLock { (target, status.subscription) }
+            let (object, status) = lock.withLock { (target, self.status) }
             let children: [Mirror.Child] = [
                 ("object", object as Any),
                 ("keyPath", keyPath),
-                ("upstreamSubscription", subscription as Any),
+                ("status", status),
             ]
             return Mirror(self, children: children)
         }

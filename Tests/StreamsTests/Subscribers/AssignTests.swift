@@ -51,6 +51,20 @@ import Testing
         let model = Model()
         let assign = Subscribers.Assign(object: model, keyPath: \Model.count)
         #expect(assign.description == "Assign Model.")
-        #expect(assign.customMirror.children.map(\.label) == ["object", "keyPath", "upstreamSubscription"])
+        #expect(assign.customMirror.children.map(\.label) == ["object", "keyPath", "status"])
+    }
+
+    @Test func valuesBeforeTheSubscriptionOrAfterTheEndAreNotAssigned() {
+        let model = Model()
+        let assign = Subscribers.Assign(object: model, keyPath: \Model.count)
+        #expect(assign.receive(5) == .none)
+        #expect(model.count == 0)
+        let subject = PassthroughSubject<Int, Never>()
+        subject.subscribe(assign)
+        subject.send(7)
+        #expect(model.count == 7)
+        subject.send(completion: .finished)
+        #expect(assign.receive(9) == .none)
+        #expect(model.count == 7)
     }
 }
