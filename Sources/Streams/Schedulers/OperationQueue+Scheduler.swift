@@ -17,7 +17,7 @@ extension OperationQueue: Scheduler {
         /// The date represented by this type.
         public var date: Date
 
-        /// Initializes a operation queue scheduler time with the given date.
+        /// Initializes an operation queue scheduler time with the given date.
         ///
         /// - Parameter date: The date to represent.
         @inlinable
