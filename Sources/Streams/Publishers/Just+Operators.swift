@@ -126,7 +126,9 @@ extension Just {
     @inlinable
     public func prepend<S: Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Failure>
     where Output == S.Element {
-        Publishers.Sequence(sequence: Array(elements) + [output])
+        // Concatenated as Combine does, asking `elements` only for its underestimated count: a
+        // collection's `count` may walk it.
+        Publishers.Sequence(sequence: elements + [output])
     }
 
     /// Publishes the given elements after the value.
@@ -145,7 +147,7 @@ extension Just {
     @inlinable
     public func append<S: Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Failure>
     where Output == S.Element {
-        Publishers.Sequence(sequence: [output] + Array(elements))
+        Publishers.Sequence(sequence: [output] + elements)
     }
 
     /// Publishes whether the value satisfies the predicate.

@@ -1,5 +1,6 @@
 import Streams
 import StreamsTesting
+import Synchronization
 import Testing
 
 /// The error-conversion closure for a publisher that cannot fail: it can never be called.
@@ -155,7 +156,37 @@ private func absurd(_ never: Never) -> CreateTestError {}
         await #expect(processExitsWith: .failure) { _ = Just(1).prefix(-1) }
     }
 
+    @Test func prependAndAppendNeverAskACollectionForItsCount() {
+        let elements = CountingCollection(elements: [1, 2])
+        #expect(Just(3).prepend(elements) == [1, 2, 3].publisher)
+        #expect(Just(0).append(elements) == [0, 1, 2].publisher)
+        #expect(elements.countCalls.value.load(ordering: .relaxed) == 0)
+    }
+
     @Test func negativeOutputIndexIsAProgrammerError() async {
         await #expect(processExitsWith: .failure) { _ = Just(1).output(at: -1) }
     }
+}
+
+/// A collection that counts how often it is asked for its `count`, which, for some collections,
+/// walks every element; its `underestimatedCount` is cheap and not counted.
+private struct CountingCollection: Collection {
+    let elements: [Int]
+    let countCalls = Counter()
+
+    final class Counter: Sendable {
+        let value = Atomic<Int>(0)
+    }
+
+    var startIndex: Int { elements.startIndex }
+    var endIndex: Int { elements.endIndex }
+    var count: Int {
+        countCalls.value.add(1, ordering: .relaxed)
+        return elements.count
+    }
+    var underestimatedCount: Int { elements.count }
+
+    func index(after index: Int) -> Int { index + 1 }
+
+    subscript(position: Int) -> Int { elements[position] }
 }
