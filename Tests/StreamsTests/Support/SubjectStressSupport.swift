@@ -7,11 +7,13 @@ import Synchronization
 /// subscriber: values from one sender arrive in the order sent, never two calls at once, never more
 /// values than requested, and nothing after `cancel()` has returned but a delivery already under way.
 final class ContractProbe: Subscriber, Cancellable, @unchecked Sendable {
-    // @unchecked: every mutable property is guarded by `lock`; `isReceiving` is atomic.
+    // @unchecked: every mutable property is guarded by `lock`; `isReceiving` is atomic; `cancelling`
+    // serializes calls to `cancel()`.
     typealias Input = StressValue
     typealias Failure = Never
 
     private let lock = Lock()
+    private let cancelling = Lock()
     private let isReceiving = Atomic<Bool>(false)
     private let initialDemand: Subscribers.Demand
     private let demandPerValue: Subscribers.Demand
@@ -99,9 +101,13 @@ final class ContractProbe: Subscriber, Cancellable, @unchecked Sendable {
     }
 
     func cancel() {
-        let subscription = lock.withLock { self.subscription.take() }
-        subscription?.cancel()
-        lock.withLock { cancelReturned = true }
+        // One cancel at a time: a second caller returns only once the first one's `cancel()` on the
+        // subscription has returned, so "after cancel returned" means after the subscription's.
+        cancelling.withLock {
+            let subscription = lock.withLock { self.subscription.take() }
+            subscription?.cancel()
+            lock.withLock { cancelReturned = true }
+        }
     }
 }
 
