@@ -8,8 +8,7 @@ enum ReplacementEnding<Failure: Error> {
 }
 
 /// The per-operator part of an operator that passes values and demand through and may replace the
-/// upstream's completion with one last value: `replaceEmpty(with:)` replaces an empty finish,
-/// `replaceError(with:)` a failure.
+/// upstream's completion with one last value, such as `replaceError(with:)`, which replaces a failure.
 @usableFromInline
 protocol ReplacementLogic {
     /// The upstream's output, and the replacement's type.
@@ -20,9 +19,7 @@ protocol ReplacementLogic {
     associatedtype Failure: Error
 
     /// Decides how the stream ends on the upstream's completion.
-    static func ending(
-        for completion: Subscribers.Completion<UpstreamFailure>, receivedValue: Bool
-    ) -> ReplacementEnding<Failure>
+    static func ending(for completion: Subscribers.Completion<UpstreamFailure>) -> ReplacementEnding<Failure>
 
     /// The operator's name, as Combine prints it.
     static var name: String { get }
@@ -32,7 +29,9 @@ protocol ReplacementLogic {
 /// last value.
 ///
 /// It counts downstream's outstanding demand, so that when the upstream completes it knows whether it
-/// may publish the replacement at once; otherwise the replacement waits for the next request.
+/// may publish the replacement at once; otherwise the replacement waits for the next request. As in
+/// Combine, a value the upstream sends with no outstanding demand stops the program, and a cancel
+/// before the upstream's subscription arrives does nothing.
 @usableFromInline
 final class ReplacementProducer<Downstream: Subscriber, Logic: ReplacementLogic>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -56,10 +55,6 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     /// Guarded by `lock`.
     @usableFromInline
     var status = SubscriptionStatus.awaitingSubscription
-
-    /// Touched only by `receive(_:)` and `receive(completion:)`, which never run concurrently.
-    @usableFromInline
-    var receivedValue = false
 
     /// Guarded by `lock`: downstream's outstanding demand.
     @usableFromInline
@@ -88,11 +83,11 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     func receive(_ input: Logic.Output) -> Subscribers.Demand {
         let live = lock.withLock { () -> Bool in
             guard status.isSubscribed else { return false }
+            precondition(demand > 0, "\(Logic.name) received a value from its upstream with no outstanding demand")
             demand -= 1
             return true
         }
         guard live else { return .none }
-        receivedValue = true
         let more = downstream.receive(input)
         if more > 0 { lock.withLock { demand += more } }
         return more
@@ -100,7 +95,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
 
     @inlinable
     func receive(completion: Subscribers.Completion<Logic.UpstreamFailure>) {
-        switch Logic.ending(for: completion, receivedValue: receivedValue) {
+        switch Logic.ending(for: completion) {
         case .complete(let completion):
             guard lock.withLock({ status.complete() }) else { return }
             downstream.receive(completion: completion)
@@ -144,6 +139,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     func cancel() {
         let subscription = lock.withLock { () -> (any Subscription)? in
             replacementPending = false
+            guard status.isSubscribed else { return nil }
             return status.terminate()
         }
         subscription?.cancel()

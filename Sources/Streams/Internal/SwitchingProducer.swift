@@ -32,6 +32,16 @@ protocol SwitchingLogic {
 
     /// The children of the subscription's mirror, as Combine shows them.
     static func mirrorChildren(downstream: Any, demand: Subscribers.Demand) -> [Mirror.Child]
+
+    /// Whether the operator follows Combine's `catch` rules rather than its `append`/`prepend` ones.
+    ///
+    /// With `catch` rules, every value either publisher sends goes downstream, even after
+    /// cancellation, and a value from the first publisher that downstream did not ask for stops the
+    /// program; a failure of the first publisher after it already failed stops the program too;
+    /// cancelling before the first publisher's subscription arrives, or while the second one's is on
+    /// its way, does nothing. Otherwise values nobody asked for, and anything arriving after the stream
+    /// ended, are dropped, and cancelling always ends the stream.
+    static var followsCatchRules: Bool { get }
 }
 
 extension SwitchingLogic where Second.Failure == Failure {
@@ -44,23 +54,17 @@ extension SwitchingLogic where Failure == any Error {
     static func convert(_ failure: Second.Failure) -> Failure { failure }
 }
 
-/// The subscriber and subscription of an operator that relays a first publisher, then possibly a second
-/// one.
+/// The subscription of an operator that relays a first publisher, then possibly a second one.
 ///
 /// Downstream's outstanding demand is counted while the first publisher is live, so the second one is
-/// asked for exactly the values still owed. It subscribes to the first publisher itself, and to the
-/// second through ``SecondSide``. It is generic over the logic rather than subclassed per operator, so
-/// every call on the value path is static and specializes in the client.
+/// asked for exactly the values still owed. It subscribes to the first publisher through ``FirstSide``
+/// and to the second through ``SecondSide``, which share its `combineIdentifier`. It is generic over
+/// the logic rather than subclassed per operator, so every call on the value path is static and
+/// specializes in the client.
 @usableFromInline
-final class SwitchingProducer<Downstream: Subscriber, Logic: SwitchingLogic>: Subscriber, Subscription,
+final class SwitchingProducer<Downstream: Subscriber, Logic: SwitchingLogic>: Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 where Downstream.Input == Logic.Second.Output, Downstream.Failure == Logic.Failure {
-    @usableFromInline
-    typealias Input = Logic.Second.Output
-
-    @usableFromInline
-    typealias Failure = Logic.FirstFailure
-
     /// Where the stream stands.
     @usableFromInline
     enum State {
@@ -110,10 +114,14 @@ where Downstream.Input == Logic.Second.Output, Downstream.Failure == Logic.Failu
         self.logic = logic
     }
 
+    /// The subscriber to attach to the first publisher.
+    @inlinable
+    var firstSide: FirstSide { FirstSide(producer: self) }
+
     // MARK: First publisher
 
     @inlinable
-    func receive(subscription: any Subscription) {
+    func firstReceive(subscription: any Subscription) {
         let accepted = lock.withLock {
             guard case .awaitingFirst = state else { return false }
             state = .first(subscription)
@@ -127,24 +135,43 @@ where Downstream.Input == Logic.Second.Output, Downstream.Failure == Logic.Failu
     }
 
     @inlinable
-    func receive(_ input: Logic.Second.Output) -> Subscribers.Demand {
-        let live = lock.withLock { () -> Bool in
-            guard case .first = state else { return false }
-            demand -= 1
-            return true
+    func firstReceive(_ input: Logic.Second.Output) -> Subscribers.Demand {
+        if Logic.followsCatchRules {
+            lock.withLock {
+                precondition(
+                    demand > 0, "\(Logic.name) received a value from its upstream with no outstanding demand")
+                demand -= 1
+            }
+        } else {
+            let live = lock.withLock { () -> Bool in
+                guard case .first = state, demand > 0 else { return false }
+                demand -= 1
+                return true
+            }
+            guard live else { return .none }
         }
-        guard live else { return .none }
         let more = downstream.receive(input)
         if more > 0 { lock.withLock { demand += more } }
         return more
     }
 
     @inlinable
-    func receive(completion: Subscribers.Completion<Logic.FirstFailure>) {
+    func firstReceive(completion: Subscribers.Completion<Logic.FirstFailure>) {
         let logic = lock.withLock { () -> Logic? in
-            guard case .first = state else { return nil }
-            state = .switching
-            return self.logic.take()
+            switch state {
+            case .first:
+                state = .switching
+                return self.logic.take()
+            case .awaitingFirst, .switching, .second:
+                if Logic.followsCatchRules, case .failure = completion {
+                    preconditionFailure(
+                        "\(Logic.name) received a failure from its upstream before its subscription"
+                            + " or after an earlier failure")
+                }
+                return nil
+            case .terminal:
+                return nil
+            }
         }
         guard let logic else { return }
         switch logic.next(after: completion) {
@@ -178,11 +205,13 @@ where Downstream.Input == Logic.Second.Output, Downstream.Failure == Logic.Failu
 
     @inlinable
     func secondReceive(_ input: Logic.Second.Output) -> Subscribers.Demand {
-        let live = lock.withLock { () -> Bool in
-            if case .second = state { return true }
-            return false
+        if !Logic.followsCatchRules {
+            let live = lock.withLock { () -> Bool in
+                if case .second = state { return true }
+                return false
+            }
+            guard live else { return .none }
         }
-        guard live else { return .none }
         return downstream.receive(input)
     }
 
@@ -199,9 +228,9 @@ where Downstream.Input == Logic.Second.Output, Downstream.Failure == Logic.Failu
 
     // MARK: Subscription
 
+    /// Combine passes a request for no values on rather than stopping the program.
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "A subscription's demand must be greater than zero, got \(demand)")
         let subscription = lock.withLock { () -> (any Subscription)? in
             switch state {
             case .first(let subscription):
@@ -222,8 +251,17 @@ where Downstream.Input == Logic.Second.Output, Downstream.Failure == Logic.Failu
     @inlinable
     func cancel() {
         let (subscription, released) = lock.withLock { () -> ((any Subscription)?, Logic?) in
-            defer { state = .terminal }
-            return (state.subscription, logic.take())
+            switch state {
+            case .first(let subscription), .second(let subscription):
+                state = .terminal
+                return (subscription, logic.take())
+            case .awaitingFirst, .switching:
+                if Logic.followsCatchRules { return (nil, nil) }
+                state = .terminal
+                return (nil, logic.take())
+            case .terminal:
+                return (nil, nil)
+            }
         }
         withExtendedLifetime(released) {}
         subscription?.cancel()
@@ -240,6 +278,51 @@ where Downstream.Input == Logic.Second.Output, Downstream.Failure == Logic.Failu
 
     @usableFromInline
     var playgroundDescription: Any { description }
+
+    /// The subscriber attached to the first publisher.
+    @usableFromInline
+    struct FirstSide: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
+        @usableFromInline
+        typealias Input = Logic.Second.Output
+
+        @usableFromInline
+        typealias Failure = Logic.FirstFailure
+
+        @usableFromInline
+        let producer: SwitchingProducer
+
+        @inlinable
+        init(producer: SwitchingProducer) {
+            self.producer = producer
+        }
+
+        @inlinable
+        var combineIdentifier: CombineIdentifier { producer.combineIdentifier }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            producer.firstReceive(subscription: subscription)
+        }
+
+        @inlinable
+        func receive(_ input: Input) -> Subscribers.Demand {
+            producer.firstReceive(input)
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Failure>) {
+            producer.firstReceive(completion: completion)
+        }
+
+        @usableFromInline
+        var description: String { producer.description }
+
+        @usableFromInline
+        var customMirror: Mirror { producer.customMirror }
+
+        @usableFromInline
+        var playgroundDescription: Any { description }
+    }
 
     /// The subscriber attached to the second publisher.
     @usableFromInline

@@ -95,7 +95,8 @@ extension Publishers {
         /// Attaches the subscriber to the upstream publisher, ready to switch to a replacement.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(subscriber: SwitchingProducer(downstream: subscriber, logic: Logic(handler: handler)))
+            let producer = SwitchingProducer(downstream: subscriber, logic: Logic(handler: handler))
+            upstream.receive(subscriber: producer.firstSide)
         }
     }
 
@@ -135,7 +136,8 @@ extension Publishers {
         /// Attaches the subscriber to the upstream publisher, ready to switch to a replacement.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(subscriber: SwitchingProducer(downstream: subscriber, logic: Logic(handler: handler)))
+            let producer = SwitchingProducer(downstream: subscriber, logic: Logic(handler: handler))
+            upstream.receive(subscriber: producer.firstSide)
         }
     }
 }
@@ -162,6 +164,9 @@ extension Publishers.Catch {
 
         @usableFromInline
         static var name: String { "Catch" }
+
+        @inlinable
+        static var followsCatchRules: Bool { true }
 
         @inlinable
         static func mirrorChildren(downstream: Any, demand: Subscribers.Demand) -> [Mirror.Child] {
@@ -195,6 +200,9 @@ extension Publishers.TryCatch {
 
         @usableFromInline
         static var name: String { "TryCatch" }
+
+        @inlinable
+        static var followsCatchRules: Bool { true }
 
         @inlinable
         static func mirrorChildren(downstream: Any, demand: Subscribers.Demand) -> [Mirror.Child] {

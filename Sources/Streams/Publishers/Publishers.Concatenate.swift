@@ -157,7 +157,8 @@ extension Publishers {
         /// Attaches the subscriber to the prefix; the suffix follows when the prefix finishes.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            prefix.receive(subscriber: SwitchingProducer(downstream: subscriber, logic: Logic(suffix: suffix)))
+            let producer = SwitchingProducer(downstream: subscriber, logic: Logic(suffix: suffix))
+            prefix.receive(subscriber: producer.firstSide)
         }
     }
 }
@@ -188,6 +189,9 @@ extension Publishers.Concatenate {
 
         @usableFromInline
         static var name: String { "Concatenate" }
+
+        @inlinable
+        static var followsCatchRules: Bool { false }
 
         @inlinable
         static func mirrorChildren(downstream: Any, demand: Subscribers.Demand) -> [Mirror.Child] { [] }

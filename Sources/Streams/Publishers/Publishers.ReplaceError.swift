@@ -71,9 +71,7 @@ extension Publishers.ReplaceError {
         typealias Output = Upstream.Output
 
         @inlinable
-        static func ending(
-            for completion: Subscribers.Completion<Upstream.Failure>, receivedValue: Bool
-        ) -> ReplacementEnding<Never> {
+        static func ending(for completion: Subscribers.Completion<Upstream.Failure>) -> ReplacementEnding<Never> {
             switch completion {
             case .finished: .complete(.finished)
             case .failure: .replace

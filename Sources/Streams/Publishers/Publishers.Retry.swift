@@ -76,6 +76,9 @@ extension Publishers.Retry: Sendable where Upstream: Sendable {}
 extension Publishers.Retry {
     /// The subscriber attached to each successive upstream subscription, and the one subscription
     /// downstream sees.
+    ///
+    /// As in Combine, it follows the stream until it ends rather than each upstream subscription: a
+    /// value or a completion that arrives while a new subscription is on its way is still handled.
     @usableFromInline
     final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -87,10 +90,11 @@ extension Publishers.Retry {
         typealias Failure = Upstream.Failure
 
         @usableFromInline
-        let downstream: Downstream
-
-        @usableFromInline
         let lock = Lock()
+
+        /// Guarded by `lock`: the subscriber; `nil` once the stream has ended, which releases it.
+        @usableFromInline
+        var downstream: Downstream?
 
         /// Guarded by `lock`: what to subscribe to again; `nil` once the stream has ended.
         @usableFromInline
@@ -112,10 +116,6 @@ extension Publishers.Retry {
         @usableFromInline
         var sentSubscription = false
 
-        /// Guarded by `lock`: whether the stream ended (finished, failed for good, or cancelled).
-        @usableFromInline
-        var isTerminal = false
-
         /// Guarded by `lock`: a thread is inside `upstream.subscribe`; a failure arriving meanwhile
         /// asks it to subscribe again instead of recursing.
         @usableFromInline
@@ -128,10 +128,10 @@ extension Publishers.Retry {
         /// What to do with an upstream completion.
         @usableFromInline
         enum CompletionStep {
-            /// It is stale, or a resubscription loop in progress takes care of it.
+            /// The stream already ended, or a resubscription loop in progress takes care of it.
             case ignore
-            /// Pass it downstream: the stream ends.
-            case forward
+            /// Pass it on: the stream ends.
+            case forward(Downstream, Upstream)
             /// Subscribe upstream again.
             case resubscribe
         }
@@ -145,30 +145,31 @@ extension Publishers.Retry {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            let accepted = lock.withLock { () -> (first: Bool, owed: Subscribers.Demand)? in
-                guard !isTerminal, self.subscription == nil else { return nil }
+            let accepted = lock.withLock { () -> (downstream: Downstream?, owed: Subscribers.Demand)? in
+                guard let downstream, self.subscription == nil else { return nil }
                 self.subscription = subscription
                 let first = !sentSubscription
                 sentSubscription = true
-                return (first, demand)
+                return (first ? downstream : nil, demand)
             }
             guard let accepted else {
                 subscription.cancel()
                 return
             }
-            if accepted.first { downstream.receive(subscription: self) }
+            accepted.downstream?.receive(subscription: self)
             if accepted.owed > 0 { subscription.request(accepted.owed) }
         }
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let live = lock.withLock { () -> Bool in
-                guard !isTerminal, subscription != nil else { return false }
+            let target = lock.withLock { () -> Downstream? in
+                guard let downstream else { return nil }
+                precondition(demand > 0, "Retry received a value from its upstream with no outstanding demand")
                 demand -= 1
-                return true
+                return downstream
             }
-            guard live else { return .none }
-            let more = downstream.receive(input)
+            guard let target else { return .none }
+            let more = target.receive(input)
             if more > 0 { requestMore(more) }
             return .none
         }
@@ -176,7 +177,7 @@ extension Publishers.Retry {
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             let next = lock.withLock { () -> CompletionStep in
-                guard !isTerminal, subscription != nil else { return .ignore }
+                guard downstream != nil else { return .ignore }
                 subscription = nil
                 if case .failure = completion, remaining != 0 {
                     if let left = remaining, left > 0 { remaining = left - 1 }
@@ -187,15 +188,15 @@ extension Publishers.Retry {
                     isResubscribing = true
                     return .resubscribe
                 }
-                isTerminal = true
-                upstream = nil
-                return .forward
+                guard let downstream = downstream.take(), let upstream = upstream.take() else { return .ignore }
+                return .forward(downstream, upstream)
             }
             switch next {
             case .ignore:
                 return
-            case .forward:
+            case .forward(let downstream, let upstream):
                 downstream.receive(completion: completion)
+                withExtendedLifetime(upstream) {}
             case .resubscribe:
                 resubscribe()
             }
@@ -216,7 +217,7 @@ extension Publishers.Retry {
                 guard let target else { return }
                 target.receive(subscriber: self)
                 let again = lock.withLock { () -> Bool in
-                    guard needsResubscribe, !isTerminal else {
+                    guard needsResubscribe, downstream != nil else {
                         isResubscribing = false
                         return false
                     }
@@ -230,7 +231,7 @@ extension Publishers.Retry {
         @inlinable
         func requestMore(_ more: Subscribers.Demand) {
             let live = lock.withLock { () -> (any Subscription)? in
-                guard !isTerminal else { return nil }
+                guard downstream != nil else { return nil }
                 demand += more
                 return subscription
             }
@@ -241,7 +242,7 @@ extension Publishers.Retry {
         func request(_ demand: Subscribers.Demand) {
             precondition(demand > 0, "A subscription's demand must be greater than zero, got \(demand)")
             let subscription = lock.withLock { () -> (any Subscription)? in
-                guard !isTerminal else { return nil }
+                guard downstream != nil else { return nil }
                 self.demand += demand
                 return self.subscription
             }
@@ -250,12 +251,12 @@ extension Publishers.Retry {
 
         @inlinable
         func cancel() {
-            let subscription = lock.withLock { () -> (any Subscription)? in
-                isTerminal = true
-                upstream = nil
-                return self.subscription.take()
+            let released = lock.withLock { () -> (Downstream?, Upstream?, (any Subscription)?) in
+                guard downstream != nil else { return (nil, nil, nil) }
+                return (downstream.take(), upstream.take(), subscription.take())
             }
-            subscription?.cancel()
+            released.2?.cancel()
+            withExtendedLifetime(released) {}
         }
 
         @usableFromInline

@@ -99,9 +99,9 @@ where Downstream.Input == Iterator.Element {
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        precondition(demand > 0, "A subscription's demand must be greater than zero, got \(demand)")
+        // Combine ignores a request for no values rather than stopping the program.
         let emit = lock.withLock { () -> Bool in
-            guard downstream != nil else { return false }
+            guard downstream != nil, demand > 0 else { return false }
             self.demand += demand
             guard !isEmitting else { return false }
             isEmitting = true

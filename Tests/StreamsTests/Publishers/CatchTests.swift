@@ -94,7 +94,84 @@ import Testing
         #expect(subscriber.events == [.subscription, .completion(.failure(FlowError(2)))])
     }
 
-    @Test func cancelBeforeTheFailureCancelsUpstream() {
+    @Test func cancelBeforeTheFailureCancelsUpstreamAndIgnoresItsFailure() {
+        let upstream = FlowPublisher<Int, FlowError>()
+        var handlerCalls = 0
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(2))
+        upstream.catch { _ -> Just<Int> in
+            handlerCalls += 1
+            return Just(0)
+        }.subscribe(subscriber)
+        subscriber.cancel()
+        subscriber.request(.max(50))
+        #expect(upstream.subscription?.history == [.requested(.max(1)), .cancelled])
+        // Like Combine, a value the upstream still sends after the cancel goes downstream.
+        #expect(upstream.send(1) == .max(2))
+        upstream.send(completion: .failure(FlowError()))
+        #expect(handlerCalls == 0)
+        #expect(subscriber.events == [.subscription, .value(1)])
+    }
+
+    @Test func cancelAfterTheSwitchCancelsTheReplacementAndDropsItsCompletion() {
+        let upstream = FlowPublisher<Int, FlowError>()
+        let replacement = FlowPublisher<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .unlimited, demandPerValue: .max(4))
+        upstream.catch { _ in replacement }.subscribe(subscriber)
+        upstream.send(completion: .failure(FlowError()))
+        subscriber.cancel()
+        #expect(replacement.subscription?.history == [.requested(.unlimited), .cancelled])
+        // Like Combine, a value the replacement still sends after the cancel goes downstream.
+        #expect(replacement.send(1) == .max(4))
+        replacement.send(completion: .finished)
+        #expect(subscriber.events == [.subscription, .value(1)])
+    }
+
+    @Test func cancelWhileTheReplacementSubscribesIsIgnored() {
+        let upstream = FlowPublisher<Int, FlowError>()
+        let replacement = FlowPublisher<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(3))
+        replacement.onSubscribe { subscriber.cancel() }
+        upstream.catch { _ in replacement }.subscribe(subscriber)
+        upstream.send(completion: .failure(FlowError()))
+        #expect(upstream.subscription?.history == [.requested(.max(3))])
+        #expect(replacement.subscription?.history == [.requested(.max(3))])
+        replacement.send(completion: .finished)
+        #expect(subscriber.events == [.subscription, .completion(.finished)])
+    }
+
+    @Test func aValueNobodyAskedForStopsTheProgram() async {
+        await #expect(processExitsWith: .failure) {
+            let upstream = FlowPublisher<Int, FlowError>()
+            let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+            upstream.catch { _ in Just(0) }.subscribe(subscriber)
+            upstream.send(1)
+        }
+    }
+
+    @Test func aSecondUpstreamFailureStopsTheProgram() async {
+        await #expect(processExitsWith: .failure) {
+            let upstream = FlowPublisher<Int, FlowError>()
+            let replacement = FlowPublisher<Int, Never>()
+            let subscriber = TestSubscriber<Int, Never>()
+            upstream.catch { _ in replacement }.subscribe(subscriber)
+            upstream.send(completion: .failure(FlowError()))
+            upstream.send(completion: .failure(FlowError()))
+        }
+    }
+
+    @Test func anUpstreamFailureFromInsideTheHandlerStopsTheProgram() async {
+        await #expect(processExitsWith: .failure) {
+            let upstream = FlowPublisher<Int, FlowError>()
+            let subscriber = TestSubscriber<Int, Never>()
+            upstream.catch { _ -> Just<Int> in
+                upstream.send(completion: .failure(FlowError(2)))
+                return Just(0)
+            }.subscribe(subscriber)
+            upstream.send(completion: .failure(FlowError()))
+        }
+    }
+
+    @Test func completionsAfterTheEndAreIgnored() {
         let upstream = FlowPublisher<Int, FlowError>()
         var handlerCalls = 0
         let subscriber = TestSubscriber<Int, Never>()
@@ -102,24 +179,24 @@ import Testing
             handlerCalls += 1
             return Just(0)
         }.subscribe(subscriber)
-        subscriber.cancel()
-        #expect(upstream.subscription?.history == [.requested(.unlimited), .cancelled])
-        #expect(upstream.send(1) == Subscribers.Demand.none)
+        upstream.send(completion: .finished)
+        upstream.send(completion: .finished)
         upstream.send(completion: .failure(FlowError()))
         #expect(handlerCalls == 0)
-        #expect(subscriber.events == [.subscription])
+        #expect(subscriber.events == [.subscription, .completion(.finished)])
     }
 
-    @Test func cancelAfterTheSwitchCancelsTheReplacement() {
-        let upstream = FlowPublisher<Int, FlowError>()
-        let replacement = FlowPublisher<Int, Never>()
+    @Test func bothSubscribersShareTheSubscriptionsIdentifier() {
+        let upstream = IdentifyingPublisher<Int, FlowError>()
+        let replacement = IdentifyingPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()
         upstream.catch { _ in replacement }.subscribe(subscriber)
+        let subscription = subscriber.subscription
+        #expect(upstream.identifier == subscription?.combineIdentifier)
+        #expect(upstream.subscriberType != subscription.map { "\(type(of: $0))" })
         upstream.send(completion: .failure(FlowError()))
-        subscriber.cancel()
-        #expect(replacement.subscription?.history == [.requested(.unlimited), .cancelled])
-        #expect(replacement.send(1) == Subscribers.Demand.none)
-        #expect(subscriber.events == [.subscription])
+        #expect(replacement.identifier == subscription?.combineIdentifier)
+        #expect(replacement.subscriberType != upstream.subscriberType)
     }
 
     @Test func reentrantCancelFromAReplacementValue() {
@@ -266,5 +343,39 @@ import Testing
         upstream.tryCatch { _ in Just(0) }.subscribe(subscriber)
         #expect(subscriber.subscription.map { String(describing: $0) } == "TryCatch")
         #expect(upstream.subscriberDescription == "TryCatch")
+    }
+    @Test func afterTheHandlerThrowsUpstreamValuesStillPassLikeCombine() {
+        let upstream = FlowPublisher<Int, FlowError>()
+        var handlerCalls = 0
+        var values: [Int] = []
+        var completions: [String] = []
+        upstream.tryCatch { _ -> Just<Int> in
+            handlerCalls += 1
+            throw FlowError(8)
+        }.subscribe(
+            AnySubscriber<Int, any Error>(
+                receiveSubscription: { $0.request(.unlimited) },
+                receiveValue: { value in
+                    values.append(value)
+                    return .none
+                },
+                receiveCompletion: { completions.append("\($0)") }))
+        #expect(upstream.send(1) == Subscribers.Demand.none)
+        upstream.send(completion: .failure(FlowError()))
+        #expect(completions == ["\(Subscribers.Completion<any Error>.failure(FlowError(8)))"])
+        #expect(upstream.send(2) == Subscribers.Demand.none)
+        upstream.send(completion: .failure(FlowError()))
+        upstream.send(completion: .finished)
+        #expect(handlerCalls == 1)
+        #expect(values == [1, 2])
+        #expect(completions.count == 1)
+    }
+
+    @Test func aValueNobodyAskedForStopsTheProgram() async {
+        await #expect(processExitsWith: .failure) {
+            let upstream = FlowPublisher<Int, FlowError>()
+            upstream.tryCatch { _ in Just(0) }.subscribe(AnySubscriber<Int, any Error>())
+            upstream.send(1)
+        }
     }
 }

@@ -232,4 +232,48 @@ import Testing
         }
         #expect(weakSubscriber == nil)
     }
+    @Test func prefixValuesBeyondTheDemandAreDropped() {
+        let prefix = FlowPublisher<Int, FlowError>()
+        let subscriber = TestSubscriber<Int, FlowError>(initialDemand: .max(2))
+        var sent: [Subscribers.Demand] = []
+        subscriber.onReceiveValue { value in
+            if value < 5 { sent.append(prefix.send(value + 1)) }
+        }
+        prefix.append(9).subscribe(subscriber)
+        #expect(prefix.send(1) == Subscribers.Demand.none)
+        #expect(subscriber.events == [.subscription, .value(1), .value(2)])
+        #expect(sent == [.none, .none])
+    }
+
+    @Test func aRequestForNoValuesIsPassedOnAndDemandCarriesOver() {
+        let prefix = FlowPublisher<Int, FlowError>()
+        let suffix = FlowPublisher<Int, FlowError>()
+        let subscriber = TestSubscriber<Int, FlowError>(initialDemand: .max(10), demandPerValue: .max(3))
+        suffix.onSubscribe { subscriber.request(.max(7)) }
+        prefix.append(suffix).subscribe(subscriber)
+        subscriber.request(.none)
+        #expect(prefix.subscription?.history == [.requested(.max(10)), .requested(.none)])
+        #expect(prefix.send(3) == .max(3))
+        prefix.send(completion: .finished)
+        #expect(suffix.subscription?.history == [.requested(.max(19))])
+        subscriber.request(.unlimited)
+        suffix.send(completion: .finished)
+        subscriber.request(.max(42))
+        #expect(suffix.subscription?.history == [.requested(.max(19)), .requested(.unlimited)])
+        #expect(subscriber.events == [.subscription, .value(3), .completion(.finished)])
+    }
+
+    @Test func bothSubscribersShareTheSubscriptionsIdentifier() {
+        let prefix = IdentifyingPublisher<Int, FlowError>()
+        let suffix = IdentifyingPublisher<Int, FlowError>()
+        let subscriber = TestSubscriber<Int, FlowError>()
+        prefix.append(suffix).subscribe(subscriber)
+        let subscription = subscriber.subscription
+        #expect(prefix.identifier == subscription?.combineIdentifier)
+        #expect(suffix.identifier == nil)
+        #expect(prefix.subscriberType != subscription.map { "\(type(of: $0))" })
+        prefix.send(completion: .finished)
+        #expect(suffix.identifier == subscription?.combineIdentifier)
+        #expect(suffix.subscriberType != prefix.subscriberType)
+    }
 }

@@ -217,12 +217,16 @@ import Testing
         }
     }
 
-    @Test func zeroDemandIsAProgrammerError() async {
-        await #expect(processExitsWith: .failure) {
-            let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
-            Record<Int, Never>(output: [1], completion: .finished).subscribe(subscriber)
-            subscriber.request(.none)
-        }
+    @Test func aRequestForNoValuesIsIgnored() {
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+        Record<Int, Never>(output: [4, 5], completion: .finished).subscribe(subscriber)
+        subscriber.request(.none)
+        #expect(subscriber.events == [.subscription])
+        subscriber.request(.max(1))
+        subscriber.request(.none)
+        #expect(subscriber.events == [.subscription, .value(4)])
+        subscriber.request(.max(1))
+        #expect(subscriber.events == [.subscription, .value(4), .value(5), .completion(.finished)])
     }
 
     @Test func roundTripsThroughJSON() throws {

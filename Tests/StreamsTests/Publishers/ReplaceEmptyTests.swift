@@ -47,19 +47,51 @@ import Testing
         #expect(subscriber.subscription.map { Mirror(reflecting: $0).children.count } == 0)
     }
 
-    @Test func boundedDemandIsHonouredAndForwardedUpstream() {
+    @Test func asksUpstreamForEverythingAndPassesRequestsOnLikeCombine() {
         let upstream = FlowPublisher<Int, Never>()
-        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(4))
         upstream.replaceEmpty(with: 42).subscribe(subscriber)
-        #expect(upstream.subscription?.history == [.requested(.max(1))])
+        #expect(upstream.subscription?.history == [.requested(.max(1)), .requested(.unlimited)])
+        #expect(upstream.send(1) == .max(4))
+        #expect(upstream.send(2) == .max(4))
+        subscriber.request(.max(3))
+        #expect(upstream.subscription?.history == [.requested(.max(1)), .requested(.unlimited), .requested(.max(3))])
+        #expect(subscriber.events == [.subscription, .value(1), .value(2)])
 
         let sequenceSubscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
         [1, 2, 3].publisher.replaceEmpty(with: 42).subscribe(sequenceSubscriber)
-        #expect(sequenceSubscriber.events == [.subscription, .value(1)])
-        sequenceSubscriber.request(.max(1))
-        #expect(sequenceSubscriber.events == [.subscription, .value(1), .value(2)])
-        sequenceSubscriber.request(.max(5))
         #expect(sequenceSubscriber.events == [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
+    }
+
+    @Test func aCancelBeforeTheSubscriptionArrivesIsIgnored() {
+        let upstream = IdentifyingPublisher<Int, Never>(sendsSubscription: false)
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+        upstream.replaceEmpty(with: 42).subscribe(subscriber)
+        upstream.subscriberAsSubscription?.cancel()
+        let subscription = FlowSubscription()
+        upstream.send(subscription: subscription)
+        #expect(subscription.history == [.requested(.unlimited)])
+        #expect(subscriber.events == [.subscription])
+    }
+
+    @Test func aSecondSubscriptionIsCancelled() {
+        let upstream = IdentifyingPublisher<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+        upstream.replaceEmpty(with: 42).subscribe(subscriber)
+        let second = FlowSubscription()
+        upstream.send(subscription: second)
+        #expect(second.history == [.cancelled])
+        #expect(subscriber.subscriptionCount == 1)
+    }
+
+    @Test func completionsAfterTheEndAreIgnored() {
+        let upstream = FlowPublisher<Int, FlowError>()
+        let subscriber = TestSubscriber<Int, FlowError>()
+        upstream.replaceEmpty(with: 33).subscribe(subscriber)
+        upstream.send(completion: .finished)
+        upstream.send(completion: .finished)
+        upstream.send(completion: .failure(FlowError()))
+        #expect(subscriber.events == [.subscription, .value(33), .completion(.finished)])
     }
 
     @Test func cancelStopsEverythingIncludingTheReplacement() {
@@ -67,7 +99,7 @@ import Testing
         let subscriber = TestSubscriber<Int, Never>()
         upstream.replaceEmpty(with: 42).subscribe(subscriber)
         subscriber.cancel()
-        #expect(upstream.subscription?.history == [.requested(.unlimited), .cancelled])
+        #expect(upstream.subscription?.history == [.requested(.unlimited), .requested(.unlimited), .cancelled])
         #expect(upstream.send(1) == Subscribers.Demand.none)
         upstream.send(completion: .finished)
         #expect(subscriber.events == [.subscription])

@@ -117,4 +117,23 @@ import Testing
         let just: Just<Int> = Just(1).replaceError(with: 2)
         #expect(just.output == 1)
     }
+    @Test func aValueNobodyAskedForStopsTheProgram() async {
+        await #expect(processExitsWith: .failure) {
+            let upstream = FlowPublisher<Int, FlowError>()
+            let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+            upstream.replaceError(with: 0).subscribe(subscriber)
+            upstream.send(1)
+        }
+    }
+
+    @Test func aCancelBeforeTheSubscriptionArrivesIsIgnored() {
+        let upstream = IdentifyingPublisher<Int, FlowError>(sendsSubscription: false)
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
+        upstream.replaceError(with: 0).subscribe(subscriber)
+        upstream.subscriberAsSubscription?.cancel()
+        let subscription = FlowSubscription()
+        upstream.send(subscription: subscription)
+        #expect(subscription.history == [.requested(.max(2))])
+        #expect(subscriber.events == [.subscription])
+    }
 }

@@ -168,4 +168,49 @@ import Testing
         let just: Just<Int> = Just(1).retry(3)
         #expect(just.output == 1)
     }
+    @Test func cancelReleasesTheSubscriberEvenWhileTheUpstreamKeepsTheOperator() {
+        let upstream = FlowPublisher<Int, FlowError>()
+        weak var weakSubscriber: TestSubscriber<Int, FlowError>?
+        var subscription: (any Subscription)?
+        do {
+            let subscriber = TestSubscriber<Int, FlowError>()
+            weakSubscriber = subscriber
+            upstream.retry(3).subscribe(subscriber)
+            upstream.send(1)
+            subscription = subscriber.subscription
+        }
+        #expect(weakSubscriber != nil)
+        subscription?.cancel()
+        #expect(weakSubscriber == nil)
+        #expect(upstream.subscription?.history == [.requested(.unlimited), .cancelled])
+    }
+
+    @Test func aValueWhileTheNextSubscriptionIsOnItsWayStillGoesDownstream() {
+        let upstream = FlowPublisher<Int, FlowError>()
+        let subscriber = TestSubscriber<Int, FlowError>(initialDemand: .max(3), demandPerValue: .max(2))
+        var sent: [Subscribers.Demand] = []
+        upstream.retry(1).subscribe(subscriber)
+        upstream.onSubscribe { sent.append(upstream.send(1)) }
+        upstream.send(completion: .failure(FlowError()))
+        #expect(sent == [.none])
+        #expect(subscriber.events == [.subscription, .value(1)])
+        #expect(upstream.subscription?.history == [.requested(.max(4))])
+    }
+
+    @Test func aCompletionBeforeTheSubscriptionGoesDownstream() {
+        var source: AnySubscriber<Int, FlowError>?
+        let subscriber = TestSubscriber<Int, FlowError>()
+        FlowClosurePublisher<Int, FlowError> { source = $0 }.retry(2).subscribe(subscriber)
+        source?.receive(completion: .finished)
+        #expect(subscriber.events == [.completion(.finished)])
+    }
+
+    @Test func aValueNobodyAskedForStopsTheProgram() async {
+        await #expect(processExitsWith: .failure) {
+            let upstream = FlowPublisher<Int, FlowError>()
+            let subscriber = TestSubscriber<Int, FlowError>(initialDemand: .none)
+            upstream.retry(2).subscribe(subscriber)
+            upstream.send(1)
+        }
+    }
 }

@@ -236,11 +236,15 @@ private struct CountingSequence: Sequence {
         #expect([1, 2].publisher.sequence == [1, 2])
     }
 
-    @Test func zeroDemandIsAProgrammerError() async {
-        await #expect(processExitsWith: .failure) {
-            let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
-            [1, 2].publisher.subscribe(subscriber)
-            subscriber.request(.none)
-        }
+    @Test func aRequestForNoValuesIsIgnored() {
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+        [1, 2, 3].publisher.subscribe(subscriber)
+        subscriber.request(.none)
+        #expect(subscriber.events == [.subscription])
+        subscriber.request(.max(2))
+        subscriber.request(.none)
+        #expect(subscriber.events == [.subscription, .value(1), .value(2)])
+        subscriber.request(.max(1))
+        #expect(subscriber.events == [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
     }
 }
