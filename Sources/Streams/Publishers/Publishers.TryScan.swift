@@ -153,11 +153,11 @@ extension Publishers.TryScan {
             return downstream.receive(next)
         }
 
-        /// Passes the completion on while subscribed. Like Combine, it does not end the subscription,
-        /// so later values are still accumulated and passed on.
+        /// Passes the completion on while subscribed and lets go of upstream. Later values are still
+        /// accumulated and passed on, as in Combine.
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            guard lock.withLock({ status.isSubscribed }) else { return }
+            guard lock.withLock({ status.complete() }) else { return }
             downstream.receive(completion: completion.eraseError)
         }
 

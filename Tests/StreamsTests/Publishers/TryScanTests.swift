@@ -40,9 +40,9 @@ import Testing
         #expect(calls.withLock { $0 } == 5)
     }
 
-    /// Like Combine, a completion does not end the subscription: each one is passed on, and later
-    /// values are still accumulated.
-    @Test func passesEveryUpstreamCompletionAndKeepsAccumulating() {
+    /// The first completion is passed on and lets go of upstream; like Combine, later values are
+    /// still accumulated and published.
+    @Test func forwardsTheUpstreamFailureOnceAndKeepsAccumulating() {
         let upstream = TransformTestPublisher<Int, TransformTestError>()
         let subscriber = TestSubscriber<Int, any Error>()
         upstream.tryScan(0, +).subscribe(subscriber)
@@ -52,7 +52,7 @@ import Testing
         #expect(upstream.send(1) == Subscribers.Demand.none)
         #expect(
             subscriber.transformEvents == [
-                .subscription, .value(4), .completion(.failure(.upstream)), .completion(.finished), .value(5),
+                .subscription, .value(4), .completion(.failure(.upstream)), .value(5),
             ])
         #expect(upstream.calls == [.request(.unlimited)])
     }
