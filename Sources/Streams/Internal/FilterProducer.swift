@@ -14,6 +14,75 @@ enum FilterStep<Output, Failure: Error> {
     case fail(Failure)
 }
 
+/// How a filter-like operator treats events that arrive out of order. Combine's filter-like operators
+/// differ here, and Streams follows each of them.
+///
+/// Every preset is built in place by an inlinable computed property, so once the producer is
+/// specialized each check folds to a constant and the value path keeps only its own branch.
+@usableFromInline
+struct FilterConduct {
+    /// A value, completion or request that arrives before the subscription stops the program.
+    @usableFromInline
+    let trapsBeforeSubscription: Bool
+
+    /// A completion that arrives before the subscription is passed on and ends the stream.
+    @usableFromInline
+    let completesBeforeSubscription: Bool
+
+    /// Values are processed whatever the state, not only while subscribed.
+    @usableFromInline
+    let processesValuesInAnyState: Bool
+
+    /// `cancel()`, and ending the stream from within, do nothing until the subscription has arrived,
+    /// so a subscription that arrives later is still accepted.
+    @usableFromInline
+    let endsOnlyWhenSubscribed: Bool
+
+    /// `request(.none)` stops the program.
+    @usableFromInline
+    let rejectsZeroDemand: Bool
+
+    /// The mirror shows `downstream` and the logic's `reflectedState`; otherwise it has no children.
+    @usableFromInline
+    let reflectsState: Bool
+
+    @inlinable
+    init(
+        trapsBeforeSubscription: Bool = false, completesBeforeSubscription: Bool = false,
+        processesValuesInAnyState: Bool = false, endsOnlyWhenSubscribed: Bool = false,
+        rejectsZeroDemand: Bool = false, reflectsState: Bool = true
+    ) {
+        self.trapsBeforeSubscription = trapsBeforeSubscription
+        self.completesBeforeSubscription = completesBeforeSubscription
+        self.processesValuesInAnyState = processesValuesInAnyState
+        self.endsOnlyWhenSubscribed = endsOnlyWhenSubscribed
+        self.rejectsZeroDemand = rejectsZeroDemand
+        self.reflectsState = reflectsState
+    }
+
+    /// Values wait for the subscription; a completion is passed on unless the stream has ended.
+    @inlinable
+    static var lenient: FilterConduct { FilterConduct(completesBeforeSubscription: true) }
+
+    /// Combine's shared filter machinery (`TryFilter`, `TryCompactMap`, `RemoveDuplicates`,
+    /// `PrefixWhile` and their kin): any event before the subscription stops the program.
+    @inlinable
+    static var strict: FilterConduct { FilterConduct(trapsBeforeSubscription: true) }
+
+    /// Combine's `DropWhile` and `TryDropWhile`: events outside the subscription are ignored, and a
+    /// request for no elements stops the program.
+    @inlinable
+    static var dropWhile: FilterConduct {
+        FilterConduct(endsOnlyWhenSubscribed: true, rejectsZeroDemand: true, reflectsState: false)
+    }
+
+    /// Combine's `Output`: values are counted and passed on whatever the state.
+    @inlinable
+    static var output: FilterConduct {
+        FilterConduct(processesValuesInAnyState: true, endsOnlyWhenSubscribed: true, reflectsState: false)
+    }
+}
+
 /// The per-operator part of a filter-like operator: how it treats each value and how it names itself.
 ///
 /// `process` is called only from `receive(_:)`, which a publisher never calls concurrently, so the
@@ -37,6 +106,20 @@ protocol FilterLogic {
 
     /// The operator's name, as Combine prints it.
     var description: String { get }
+
+    /// How the operator treats events that arrive out of order.
+    static var conduct: FilterConduct { get }
+
+    /// The logic's own children in the operator's mirror, after `downstream`.
+    var reflectedState: [Mirror.Child] { get }
+}
+
+extension FilterLogic {
+    @inlinable
+    static var conduct: FilterConduct { .lenient }
+
+    @inlinable
+    var reflectedState: [Mirror.Child] { [] }
 }
 
 extension FilterLogic where UpstreamFailure == Failure {
@@ -82,6 +165,13 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
         didSet { isLive.set(status.isSubscribed) }
     }
 
+    /// Whether the subscription has not arrived yet. Read under `lock`.
+    @inlinable
+    var isAwaitingSubscription: Bool {
+        if case .awaitingSubscription = status { return true }
+        return false
+    }
+
     /// Whether `status` is `.subscribed`, readable without the lock on the value path.
     @usableFromInline
     let isLive = AtomicFlag()
@@ -103,7 +193,9 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
 
     @inlinable
     func receive(_ input: Logic.Input) -> Subscribers.Demand {
-        guard isLive.value else { return .none }
+        if !Logic.conduct.processesValuesInAnyState {
+            guard isLive.value else { return refuse() }
+        }
         switch logic.process(input) {
         case .send(let output):
             return downstream.receive(output)
@@ -124,28 +216,64 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
         return .none
     }
 
+    /// A value arrived while not subscribed: stops the program if it came before the subscription and
+    /// the operator's conduct says so; otherwise the value is dropped.
+    @usableFromInline
+    func refuse() -> Subscribers.Demand {
+        if Logic.conduct.trapsBeforeSubscription {
+            let early = lock.withLock { isAwaitingSubscription }
+            precondition(!early, "\(logic.description) received a value before receiving a subscription")
+        }
+        return .none
+    }
+
     @inlinable
     func receive(completion: Subscribers.Completion<Logic.UpstreamFailure>) {
-        let live = lock.withLock {
-            guard !status.isTerminal else { return false }
-            status = .terminal
-            return true
+        let conduct = Logic.conduct
+        let (live, early) = lock.withLock { () -> (Bool, Bool) in
+            switch status {
+            case .subscribed:
+                status = .terminal
+                return (true, false)
+            case .awaitingSubscription:
+                guard conduct.completesBeforeSubscription else { return (false, true) }
+                status = .terminal
+                return (true, true)
+            case .terminal:
+                return (false, false)
+            }
+        }
+        if conduct.trapsBeforeSubscription {
+            precondition(!early, "\(logic.description) received a completion before receiving a subscription")
         }
         guard live else { return }
         downstream.receive(completion: completion.mapFailure(logic.convert))
     }
 
-    /// Ends the stream from within: cancels upstream. False if it had already ended.
+    /// Ends the stream from within: cancels upstream. False if it had already ended, or, when the
+    /// conduct says so, if the subscription has not arrived yet.
     @inlinable
     func terminate() -> Bool {
-        guard let subscription = lock.withLock({ status.terminate() }) else { return false }
+        let subscription = lock.withLock { () -> (any Subscription)? in
+            if Logic.conduct.endsOnlyWhenSubscribed && !status.isSubscribed { return nil }
+            return status.terminate()
+        }
+        guard let subscription else { return false }
         subscription.cancel()
         return true
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        lock.withLock { status.subscription }?.request(demand)
+        let conduct = Logic.conduct
+        if conduct.rejectsZeroDemand {
+            precondition(demand > 0, "A subscription's demand must be greater than zero, got \(demand)")
+        }
+        let (subscription, early) = lock.withLock { (status.subscription, isAwaitingSubscription) }
+        if conduct.trapsBeforeSubscription {
+            precondition(!early, "\(logic.description) received a request before sending its subscription")
+        }
+        subscription?.request(demand)
     }
 
     @inlinable
@@ -158,7 +286,10 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
 
     @usableFromInline
     var customMirror: Mirror {
-        Mirror(self, children: ["downstream": downstream])
+        guard Logic.conduct.reflectsState else { return Mirror(self, children: EmptyCollection()) }
+        // `logic` is read without a lock, as Combine does: a mirror is meant to be taken while no
+        // value is being delivered.
+        return Mirror(self, children: [("downstream", downstream)] + logic.reflectedState)
     }
 
     @usableFromInline

@@ -65,6 +65,9 @@ extension Publishers.Drop: Equatable where Upstream: Equatable {}
 
 extension Publishers.Drop {
     /// The subscriber and subscription that swallows the first `count` elements.
+    ///
+    /// As in Combine, it is reusable: a completion forgets the upstream subscription, and a later one
+    /// is accepted and asked for the demand gathered in between plus the elements still to drop.
     @usableFromInline
     final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -78,38 +81,38 @@ extension Publishers.Drop {
         @usableFromInline
         let downstream: Downstream
 
+        /// How many elements are still to drop. Changed only by `receive(_:)`, which a publisher
+        /// never calls concurrently with itself or with `receive(subscription:)`.
         @usableFromInline
-        let count: Int
-
-        /// Touched only by `receive(_:)`: how many elements are still to drop.
-        @usableFromInline
+        @exclusivity(unchecked)
         var remaining: Int
 
         @usableFromInline
         let lock = Lock()
 
-        /// Guarded by `lock`.
+        /// Guarded by `lock`: the current upstream subscription, if any.
         @usableFromInline
-        var status = SubscriptionStatus.awaitingSubscription
+        @exclusivity(unchecked)
+        var upstreamSubscription: (any Subscription)?
 
-        /// Guarded by `lock`: what downstream requested before upstream's subscription arrived.
+        /// Guarded by `lock`: what downstream requested while there was no upstream subscription.
         @usableFromInline
+        @exclusivity(unchecked)
         var pendingDemand = Subscribers.Demand.none
 
         @inlinable
         init(downstream: Downstream, count: Int) {
             self.downstream = downstream
-            self.count = count
             remaining = count
         }
 
         @inlinable
         func receive(subscription: any Subscription) {
             let demand = lock.withLock { () -> Subscribers.Demand? in
-                guard case .awaitingSubscription = status else { return nil }
-                status = .subscribed(subscription)
+                guard upstreamSubscription == nil else { return nil }
+                upstreamSubscription = subscription
                 defer { pendingDemand = .none }
-                return pendingDemand + count
+                return pendingDemand + remaining
             }
             guard let demand else {
                 subscription.cancel()
@@ -118,10 +121,9 @@ extension Publishers.Drop {
             if demand > 0 { subscription.request(demand) }
         }
 
+        /// Drops or passes on the value whatever the state, without a lock, as Combine does.
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let live = lock.withLock { !status.isTerminal }
-            guard live else { return .none }
             if remaining > 0 {
                 remaining -= 1
                 return .none
@@ -129,14 +131,10 @@ extension Publishers.Drop {
             return downstream.receive(input)
         }
 
+        /// Forgets the upstream subscription and passes every completion on, as Combine does.
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let live = lock.withLock {
-                guard !status.isTerminal else { return false }
-                status = .terminal
-                return true
-            }
-            guard live else { return }
+            lock.withLock { upstreamSubscription = nil }
             downstream.receive(completion: completion)
         }
 
@@ -144,17 +142,18 @@ extension Publishers.Drop {
         func request(_ demand: Subscribers.Demand) {
             precondition(demand > 0, "A subscription's demand must be greater than zero, got \(demand)")
             let subscription = lock.withLock { () -> (any Subscription)? in
-                if case .awaitingSubscription = status { pendingDemand += demand }
-                return status.subscription
+                if upstreamSubscription == nil { pendingDemand += demand }
+                return upstreamSubscription
             }
             subscription?.request(demand)
         }
 
+        /// Cancels and forgets the current upstream subscription; with none it does nothing.
         @inlinable
         func cancel() {
             let subscription = lock.withLock { () -> (any Subscription)? in
-                pendingDemand = .none
-                return status.terminate()
+                defer { upstreamSubscription = nil }
+                return upstreamSubscription
             }
             subscription?.cancel()
         }

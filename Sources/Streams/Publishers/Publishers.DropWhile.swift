@@ -155,4 +155,7 @@ struct DropWhileLogic<Predicate: OperatorPredicate>: FilterLogic {
 
     @inlinable
     func convert(_ failure: Predicate.UpstreamFailure) -> Predicate.Failure { Predicate.convert(failure) }
+
+    @inlinable
+    static var conduct: FilterConduct { .dropWhile }
 }

@@ -179,29 +179,25 @@ extension Publishers.HandleEvents {
             return released
         }
 
+        // Like Combine, every event reaches its closure and is passed on whatever the state; the
+        // state only decides whether upstream is kept, asked for more, or cancelled. Closures are
+        // always called outside the lock.
+
+        /// Reports every subscription, even one that is refused because another already arrived.
         @inlinable
         func receive(subscription: any Subscription) {
-            let accepted = lock.withLock { () -> ((any Subscription) -> Void)?? in
-                guard case .awaitingSubscription = status else { return nil }
-                status = .subscribed(subscription)
-                return .some(receiveSubscription)
-            }
-            guard let hook = accepted else {
+            lock.withLock { receiveSubscription }?(subscription)
+            let accepted = lock.withLock { status.accept(subscription) }
+            guard accepted else {
                 subscription.cancel()
                 return
             }
-            hook?(subscription)
             downstream.receive(subscription: self)
         }
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let hook = lock.withLock { () -> ((Upstream.Output) -> Void)?? in
-                guard status.isSubscribed else { return nil }
-                return .some(receiveOutput)
-            }
-            guard let hook else { return .none }
-            hook?(input)
+            lock.withLock { receiveOutput }?(input)
             let more = downstream.receive(input)
             if more > 0, let onRequest = lock.withLock({ receiveRequest }) {
                 onRequest(more)
@@ -209,35 +205,31 @@ extension Publishers.HandleEvents {
             return more
         }
 
+        /// Reports and passes on every completion; the first one also releases the closures.
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let ended = lock.withLock { () -> (hook: ((Subscribers.Completion<Upstream.Failure>) -> Void)?, [Any?])? in
-                guard !status.isTerminal else { return nil }
-                let hook = receiveCompletion
-                return (hook, terminateLocked())
-            }
-            guard let ended else { return }
-            ended.hook?(completion)
-            withExtendedLifetime(ended) {}
+            lock.withLock { receiveCompletion }?(completion)
+            let released = lock.withLock { terminateLocked() }
+            withExtendedLifetime(released) {}
             downstream.receive(completion: completion)
         }
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
-            let (hook, subscription) = lock.withLock { (receiveRequest, status.subscription) }
-            hook?(demand)
-            subscription?.request(demand)
+            lock.withLock { receiveRequest }?(demand)
+            lock.withLock { status.subscription }?.request(demand)
         }
 
+        /// Reports every cancellation; once subscribed it also cancels upstream and releases the
+        /// closures.
         @inlinable
         func cancel() {
-            let ended = lock.withLock { () -> (hook: (() -> Void)?, (any Subscription)?, [Any?]) in
-                let hook = receiveCancel
-                let subscription = status.subscription
-                return (hook, subscription, terminateLocked())
+            lock.withLock { receiveCancel }?()
+            let ended = lock.withLock { () -> ((any Subscription)?, [Any?]) in
+                guard let subscription = status.subscription else { return (nil, []) }
+                return (subscription, terminateLocked())
             }
-            ended.hook?()
-            ended.1?.cancel()
+            ended.0?.cancel()
             withExtendedLifetime(ended) {}
         }
 

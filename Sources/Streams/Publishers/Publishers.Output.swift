@@ -134,5 +134,8 @@ extension Publishers.Output {
 
         @usableFromInline
         var description: String { "Output" }
+
+        @inlinable
+        static var conduct: FilterConduct { .output }
     }
 }

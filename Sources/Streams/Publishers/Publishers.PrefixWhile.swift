@@ -154,4 +154,7 @@ struct PrefixWhileLogic<Predicate: OperatorPredicate>: FilterLogic {
 
     @inlinable
     func convert(_ failure: Predicate.UpstreamFailure) -> Predicate.Failure { Predicate.convert(failure) }
+
+    @inlinable
+    static var conduct: FilterConduct { .strict }
 }

@@ -92,5 +92,11 @@ extension Publishers.RemoveDuplicates {
 
         @usableFromInline
         var description: String { "RemoveDuplicates" }
+
+        @inlinable
+        static var conduct: FilterConduct { .strict }
+
+        @usableFromInline
+        var reflectedState: [Mirror.Child] { [("last", last as Any)] }
     }
 }

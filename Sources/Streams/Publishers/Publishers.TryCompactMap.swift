@@ -117,5 +117,8 @@ extension Publishers.TryCompactMap {
 
         @usableFromInline
         var description: String { "TryCompactMap" }
+
+        @inlinable
+        static var conduct: FilterConduct { .strict }
     }
 }

@@ -122,5 +122,8 @@ extension Publishers.TryFilter {
 
         @usableFromInline
         var description: String { "TryFilter" }
+
+        @inlinable
+        static var conduct: FilterConduct { .strict }
     }
 }

@@ -2,7 +2,7 @@ extension Publisher {
     /// Transforms all elements from the upstream publisher with a provided error-throwing closure.
     ///
     /// When the closure throws, the publisher cancels its upstream subscription and fails with the
-    /// thrown error; nothing is published after that.
+    /// thrown error.
     ///
     /// ```swift
     /// struct NotANumber: Error {}
@@ -149,16 +149,15 @@ extension Publishers.TryMap {
             downstream.receive(subscription: self)
         }
 
+        /// Transforms and passes on every value, whatever the state, as Combine does; a thrown error
+        /// cancels upstream (if subscribed) and fails downstream, every time one is thrown.
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let live = lock.withLock { status.isSubscribed }
-            guard live else { return .none }
             let output: Output
             do {
                 output = try transform(input)
             } catch {
-                guard let subscription = lock.withLock({ status.terminate() }) else { return .none }
-                subscription.cancel()
+                lock.withLock { status.terminate() }?.cancel()
                 downstream.receive(completion: .failure(error))
                 return .none
             }
@@ -176,9 +175,11 @@ extension Publishers.TryMap {
             lock.withLock { status.subscription }?.request(demand)
         }
 
+        /// Cancels upstream once subscribed; before the subscription arrives it does nothing, as in
+        /// Combine.
         @inlinable
         func cancel() {
-            lock.withLock { status.terminate() }?.cancel()
+            lock.withLock { status.isSubscribed ? status.terminate() : nil }?.cancel()
         }
 
         @usableFromInline

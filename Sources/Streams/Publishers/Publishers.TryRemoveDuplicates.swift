@@ -113,5 +113,11 @@ extension Publishers.TryRemoveDuplicates {
 
         @usableFromInline
         var description: String { "TryRemoveDuplicates" }
+
+        @inlinable
+        static var conduct: FilterConduct { .strict }
+
+        @usableFromInline
+        var reflectedState: [Mirror.Child] { [("last", last as Any)] }
     }
 }

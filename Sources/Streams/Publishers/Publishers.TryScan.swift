@@ -134,27 +134,27 @@ extension Publishers.TryScan {
             downstream.receive(subscription: self)
         }
 
+        /// Accumulates and passes on every value, whatever the state, as Combine does; a thrown error
+        /// cancels upstream and fails downstream once subscribed, and is otherwise dropped.
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let live = lock.withLock { status.isSubscribed }
-            guard live else { return .none }
             let next: Output
             do {
                 next = try nextPartialResult(result, input)
             } catch {
-                guard let subscription = lock.withLock({ status.terminate() }) else { return .none }
+                let subscription = lock.withLock { status.isSubscribed ? status.terminate() : nil }
+                guard let subscription else { return .none }
                 subscription.cancel()
                 downstream.receive(completion: .failure(error))
                 return .none
             }
-            let stillLive = lock.withLock { () -> Bool in
-                result = next
-                return status.isSubscribed
-            }
-            guard stillLive else { return .none }
+            // Written under the lock only so that `customMirror` reads a whole value.
+            lock.withLock { result = next }
             return downstream.receive(next)
         }
 
+        /// Passes the completion on while subscribed and lets go of upstream. Later values are still
+        /// accumulated and passed on, as in Combine.
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             guard lock.withLock({ status.complete() }) else { return }
@@ -166,9 +166,11 @@ extension Publishers.TryScan {
             lock.withLock { status.subscription }?.request(demand)
         }
 
+        /// Cancels upstream once subscribed; before the subscription arrives it does nothing, as in
+        /// Combine.
         @inlinable
         func cancel() {
-            lock.withLock { status.terminate() }?.cancel()
+            lock.withLock { status.isSubscribed ? status.terminate() : nil }?.cancel()
         }
 
         @usableFromInline

@@ -65,7 +65,8 @@ import Testing
         #expect(subscriber.events == [.subscription, .completion(.finished)])
     }
 
-    @Test func failurePassesThrough() {
+    /// Like Combine, Drop keeps no end state: every completion, and any value after one, is passed on.
+    @Test func everyCompletionAndLaterValuePassesThrough() {
         let upstream = SelectionUpstream<Int, SelectionTestError>()
         let subscriber = TestSubscriber<Int, SelectionTestError>()
         upstream.dropFirst().subscribe(subscriber)
@@ -74,7 +75,34 @@ import Testing
         upstream.send(completion: .failure(.oops))
         upstream.send(completion: .finished)
         #expect(upstream.send(3) == Subscribers.Demand.none)
-        #expect(subscriber.events == [.subscription, .value(2), .completion(.failure(.oops))])
+        #expect(
+            subscriber.events == [
+                .subscription, .value(2), .completion(.failure(.oops)), .completion(.finished), .value(3),
+            ])
+        #expect(upstream.events == [.requested(.unlimited)])
+    }
+
+    @Test func aSubscriptionAfterCompletionIsAcceptedAndAskedForTheGatheredDemand() throws {
+        let upstream = SelectionUpstream<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .none, demandPerValue: .max(2))
+        upstream.dropFirst(3).subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        #expect(upstream.events == [.requested(.max(3))])
+        #expect(upstream.send(1) == Subscribers.Demand.none)
+        upstream.send(completion: .finished)
+        subscription.cancel()
+        subscription.request(.max(5))
+        subscription.request(.max(6))
+        #expect(upstream.events == [.requested(.max(3))])
+        let next = SelectionSubscription()
+        upstream.send(subscription: next)
+        #expect(next.events == [.requested(.max(13))])
+        #expect(upstream.send(2) == Subscribers.Demand.none)
+        #expect(upstream.send(3) == Subscribers.Demand.none)
+        #expect(upstream.send(4) == .max(2))
+        #expect(subscriber.events == [.subscription, .completion(.finished), .value(4)])
+        subscription.cancel()
+        #expect(next.events == [.requested(.max(13)), .cancelled])
     }
 
     // MARK: Subscription order
@@ -101,14 +129,15 @@ import Testing
         #expect(late.events == [.requested(.max(17)), .requested(.max(1))])
     }
 
-    @Test func cancelBeforeUpstreamSubscribesCancelsTheLateSubscription() {
+    /// As in Combine, there is nothing to cancel yet, so the late subscription is accepted.
+    @Test func cancelBeforeUpstreamSubscribesDoesNothing() {
         let upstream = SelectionUpstream<Int, Never>(sendsSubscription: false)
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(10))
         upstream.dropFirst(4).subscribe(subscriber)
         subscriber.cancel()
         let late = SelectionSubscription()
         upstream.send(subscription: late)
-        #expect(late.events == [.cancelled])
+        #expect(late.events == [.requested(.max(14))])
     }
 
     @Test func secondSubscriptionIsCancelled() {
@@ -124,7 +153,9 @@ import Testing
 
     // MARK: Cancellation and re-entrancy
 
-    @Test func cancelReachesUpstreamAndStopsDelivery() throws {
+    /// Cancel reaches upstream once; like Combine, Drop does not filter what a misbehaving upstream
+    /// sends afterwards.
+    @Test func cancelReachesUpstreamOnce() throws {
         let upstream = SelectionUpstream<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
         upstream.dropFirst().subscribe(subscriber)
@@ -132,10 +163,11 @@ import Testing
         subscription.cancel()
         subscription.request(.unlimited)
         subscription.cancel()
+        #expect(upstream.events == [.requested(.max(1)), .cancelled])
         #expect(upstream.send(1) == Subscribers.Demand.none)
         #expect(upstream.send(2) == Subscribers.Demand.none)
         upstream.send(completion: .finished)
-        #expect(subscriber.events == [.subscription])
+        #expect(subscriber.events == [.subscription, .value(2), .completion(.finished)])
         #expect(upstream.events == [.requested(.max(1)), .cancelled])
     }
 

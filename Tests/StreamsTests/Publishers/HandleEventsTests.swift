@@ -62,7 +62,9 @@ extension Publisher {
         #expect(subscriber.events == [.subscription, .completion(.failure(FlowError(3)))])
     }
 
-    @Test func cancelIsReportedOnceAndSilencesEverythingAfter() {
+    /// The first cancel is reported and releases the closures; like Combine, later events are no
+    /// longer reported but still pass through.
+    @Test func cancelIsReportedOnceAndLaterEventsPassUnreported() {
         let log = EventLog()
         let upstream = FlowPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()
@@ -75,9 +77,11 @@ extension Publisher {
         upstream.send(completion: .finished)
         #expect(log.all == ["subscription FlowSubscription", "request unlimited", "cancel"])
         #expect(upstream.subscription?.history == [.requested(.unlimited), .cancelled])
-        #expect(subscriber.events == [.subscription])
+        #expect(subscriber.events == [.subscription, .value(1), .completion(.finished)])
     }
 
+    /// The first completion is reported and releases the closures; like Combine, later events are
+    /// no longer reported but still pass through.
     @Test func nothingIsReportedAfterCompletion() {
         let log = EventLog()
         let upstream = FlowPublisher<Int, Never>()
@@ -89,7 +93,39 @@ extension Publisher {
         subscription?.cancel()
         upstream.send(completion: .finished)
         #expect(log.all == ["subscription FlowSubscription", "request max(1)", "completion finished"])
-        #expect(subscriber.events == [.subscription, .completion(.finished)])
+        #expect(subscriber.events == [.subscription, .completion(.finished), .completion(.finished)])
+    }
+
+    @Test func aSecondSubscriptionIsReportedThenCancelled() {
+        let log = EventLog()
+        let upstream = SelectionUpstream<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
+        upstream.logged(log).subscribe(subscriber)
+        let second = SelectionSubscription()
+        upstream.send(subscription: second)
+        #expect(second.events == [.cancelled])
+        #expect(upstream.events == [.requested(.max(2))])
+        #expect(log.all == ["subscription \(upstream.subscription)", "request max(2)", "subscription \(second)"])
+        #expect(subscriber.subscriptionCount == 1)
+    }
+
+    @Test func eventsBeforeTheSubscriptionAreReportedAndPassedOn() throws {
+        let log = EventLog()
+        let upstream = EarlyEventUpstream<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(3))
+        upstream.logged(log).subscribe(subscriber)
+        #expect(upstream.send(5) == .max(3))
+        let inner = try #require(upstream.innerSubscription)
+        inner.request(.max(2))
+        inner.cancel()
+        let late = SelectionSubscription()
+        upstream.send(subscription: late)
+        #expect(late.events == [.requested(.max(1))])
+        #expect(
+            log.all == [
+                "output 5", "request max(3)", "request max(2)", "cancel", "subscription \(late)", "request max(1)",
+            ])
+        #expect(subscriber.events == [.value(5), .subscription])
     }
 
     @Test func reentrantRequestFromReceiveValueIsReported() {

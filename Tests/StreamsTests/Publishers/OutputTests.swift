@@ -166,12 +166,15 @@ import Testing
         upstream.send(completion: .failure(.oops))
         #expect(upstream.send(3) == Subscribers.Demand.none)
         upstream.send(completion: .finished)
-        #expect(failing.events == [.subscription, .value(2), .completion(.failure(.oops))])
+        // Like Combine, Output counts what a misbehaving upstream sends after its completion.
+        #expect(failing.events == [.subscription, .value(2), .completion(.failure(.oops)), .value(3)])
     }
 
     // MARK: Cancellation and re-entrancy
 
-    @Test func cancelReachesUpstreamAndStopsDelivery() throws {
+    /// Cancel reaches upstream once; like Combine, Output still counts and passes on what a
+    /// misbehaving upstream sends afterwards.
+    @Test func cancelReachesUpstreamOnce() throws {
         let upstream = SelectionUpstream<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .unlimited, demandPerValue: .max(3))
         upstream.output(in: 1..<3).subscribe(subscriber)
@@ -179,10 +182,10 @@ import Testing
         subscription.cancel()
         subscription.request(.unlimited)
         subscription.cancel()
-        #expect(upstream.send(1) == Subscribers.Demand.none)
-        #expect(upstream.send(2) == Subscribers.Demand.none)
+        #expect(upstream.send(1) == .max(1))
+        #expect(upstream.send(2) == .max(3))
         upstream.send(completion: .finished)
-        #expect(subscriber.events == [.subscription])
+        #expect(subscriber.events == [.subscription, .value(2)])
         #expect(upstream.events == [.requested(.unlimited), .cancelled])
     }
 

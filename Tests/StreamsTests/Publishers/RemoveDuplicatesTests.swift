@@ -139,9 +139,23 @@ private struct Reading: Equatable {
         let reflection = TransformReflection(of: subscription)
         #expect(reflection.description == "RemoveDuplicates")
         #expect(reflection.playgroundDescription == "RemoveDuplicates")
-        withKnownIssue("Combine's RemoveDuplicates also reflects `last`; FilterProducer reflects only `downstream`") {
-            #expect(reflection.childLabels == ["downstream", "last"])
+        #expect(reflection.childLabels == ["downstream", "last"])
+    }
+
+    @Test func mirrorShowsTheLastPublishedValue() throws {
+        let upstream = TransformTestPublisher<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        upstream.removeDuplicates().subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        func last() -> String? {
+            Mirror(reflecting: subscription).children.first { $0.label == "last" }.map { String(describing: $0.value) }
         }
+        #expect(last() == "nil")
+        upstream.send(4)
+        upstream.send(4)
+        #expect(last() == "Optional(4)")
+        upstream.send(7)
+        #expect(last() == "Optional(7)")
     }
 
     @Test func eachSubscriptionStartsWithoutAPreviousValue() {

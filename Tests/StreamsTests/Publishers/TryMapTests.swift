@@ -14,6 +14,8 @@ import Testing
             ])
     }
 
+    /// Like Combine, a throw does not stop the operator: upstream is cancelled once, and each later
+    /// value is still transformed, and each later throw fails downstream again.
     @Test func throwCancelsUpstreamAndFailsWithTheError() {
         let upstream = TransformTestPublisher<Int, Never>()
         let calls = Mutex(0)
@@ -29,20 +31,22 @@ import Testing
         #expect(upstream.send(3) == Subscribers.Demand.none)
         #expect(upstream.calls == [.request(.unlimited), .cancel])
 
-        #expect(upstream.send(4) == Subscribers.Demand.none)
+        #expect(upstream.send(4) == .max(1))
+        #expect(upstream.send(3) == Subscribers.Demand.none)
         upstream.send(completion: .finished)
         subscriber.request(.max(3))
         subscriber.cancel()
 
         #expect(
             subscriber.transformEvents == [
-                .subscription, .value(2), .value(4), .completion(.failure(.thrown(3))),
+                .subscription, .value(2), .value(4), .completion(.failure(.thrown(3))), .value(8),
+                .completion(.failure(.thrown(3))),
             ])
         #expect(upstream.calls == [.request(.unlimited), .cancel])
-        #expect(calls.withLock { $0 } == 3)
+        #expect(calls.withLock { $0 } == 5)
     }
 
-    @Test func forwardsTheUpstreamFailureOnce() {
+    @Test func forwardsTheUpstreamFailureOnceAndStillMapsLaterValues() {
         let upstream = TransformTestPublisher<Int, TransformTestError>()
         let subscriber = TestSubscriber<Int, any Error>()
         upstream.tryMap { $0 + 1 }.subscribe(subscriber)
@@ -50,7 +54,8 @@ import Testing
         upstream.send(completion: .failure(.upstream))
         upstream.send(completion: .finished)
         #expect(upstream.send(2) == Subscribers.Demand.none)
-        #expect(subscriber.transformEvents == [.subscription, .value(2), .completion(.failure(.upstream))])
+        #expect(
+            subscriber.transformEvents == [.subscription, .value(2), .completion(.failure(.upstream)), .value(3)])
         #expect(upstream.calls == [.request(.unlimited)])
     }
 
@@ -79,7 +84,9 @@ import Testing
             ])
     }
 
-    @Test func cancelReachesUpstreamAndStopsEverything() {
+    /// Cancel reaches upstream once and ends the subscription; values a misbehaving upstream sends
+    /// afterwards are still transformed, as in Combine.
+    @Test func cancelReachesUpstreamOnce() {
         let upstream = TransformTestPublisher<Int, Never>()
         let calls = Mutex(0)
         let subscriber = TestSubscriber<Int, any Error>()
@@ -96,9 +103,9 @@ import Testing
         subscriber.subscription?.request(.max(1))
         subscriber.subscription?.cancel()
 
-        #expect(subscriber.transformEvents == [.subscription, .value(1)])
+        #expect(subscriber.transformEvents == [.subscription, .value(1), .value(2)])
         #expect(upstream.calls == [.request(.unlimited), .cancel])
-        #expect(calls.withLock { $0 } == 1)
+        #expect(calls.withLock { $0 } == 2)
     }
 
     @Test func cancelFromInsideReceiveStopsDelivery() {
@@ -127,6 +134,20 @@ import Testing
         #expect(second.cancels == 1)
         #expect(second.requests == 0)
         #expect(subscriber.subscriptionCount == 1)
+    }
+
+    @Test func transformsValuesBeforeTheSubscriptionAndIgnoresCancelThen() {
+        let upstream = EarlyEventUpstream<Int, Never>()
+        let subscriber = TestSubscriber<Int, any Error>(initialDemand: .max(1), demandPerValue: .max(4))
+        upstream.tryMap { $0 * 3 }.subscribe(subscriber)
+        #expect(upstream.send(2) == .max(4))
+        upstream.send(completion: .finished)
+        upstream.innerSubscription?.cancel()
+        let late = SelectionSubscription()
+        upstream.send(subscription: late)
+        #expect(late.events == [.requested(.max(1))])
+        upstream.send(completion: .finished)
+        #expect(subscriber.transformEvents == [.value(6), .subscription, .completion(.finished)])
     }
 
     @Test func interposesASubscriptionNamedTryMap() throws {

@@ -98,10 +98,21 @@ import Testing
         let reflection = TransformReflection(of: subscription)
         #expect(reflection.description == "TryRemoveDuplicates")
         #expect(reflection.playgroundDescription == "TryRemoveDuplicates")
-        withKnownIssue("Combine's TryRemoveDuplicates also reflects `last`; FilterProducer reflects only `downstream`")
-        {
-            #expect(reflection.childLabels == ["downstream", "last"])
+        #expect(reflection.childLabels == ["downstream", "last"])
+    }
+
+    @Test func mirrorShowsTheLastPublishedValue() throws {
+        let upstream = TransformTestPublisher<Int, Never>()
+        let subscriber = TestSubscriber<Int, any Error>()
+        upstream.tryRemoveDuplicates(by: ==).subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        func last() -> String? {
+            Mirror(reflecting: subscription).children.first { $0.label == "last" }.map { String(describing: $0.value) }
         }
+        #expect(last() == "nil")
+        upstream.send(2)
+        upstream.send(2)
+        #expect(last() == "Optional(2)")
     }
 
     @Test func releasesEverythingAfterAThrow() {

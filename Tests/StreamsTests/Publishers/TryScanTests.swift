@@ -14,6 +14,8 @@ import Testing
             ])
     }
 
+    /// Like Combine, a throw cancels upstream and fails downstream, but later values are still
+    /// accumulated from the last good result and published.
     @Test func throwCancelsUpstreamAndFails() {
         let upstream = TransformTestPublisher<Int, Never>()
         let calls = Mutex(0)
@@ -27,13 +29,20 @@ import Testing
         #expect(upstream.send(3) == .max(3))
         #expect(upstream.send(100) == Subscribers.Demand.none)
         #expect(upstream.calls == [.request(.unlimited), .cancel])
-        #expect(upstream.send(9) == Subscribers.Demand.none)
+        #expect(upstream.send(9) == .max(3))
+        #expect(upstream.send(100) == Subscribers.Demand.none)
         upstream.send(completion: .finished)
-        #expect(subscriber.transformEvents == [.subscription, .value(2), .value(5), .completion(.failure(.thrown(5)))])
-        #expect(calls.withLock { $0 } == 3)
+        #expect(
+            subscriber.transformEvents == [
+                .subscription, .value(2), .value(5), .completion(.failure(.thrown(5))), .value(14),
+            ])
+        #expect(upstream.calls == [.request(.unlimited), .cancel])
+        #expect(calls.withLock { $0 } == 5)
     }
 
-    @Test func forwardsTheUpstreamFailureOnce() {
+    /// The first completion is passed on and lets go of upstream; like Combine, later values are
+    /// still accumulated and published.
+    @Test func forwardsTheUpstreamFailureOnceAndKeepsAccumulating() {
         let upstream = TransformTestPublisher<Int, TransformTestError>()
         let subscriber = TestSubscriber<Int, any Error>()
         upstream.tryScan(0, +).subscribe(subscriber)
@@ -41,7 +50,25 @@ import Testing
         upstream.send(completion: .failure(.upstream))
         upstream.send(completion: .finished)
         #expect(upstream.send(1) == Subscribers.Demand.none)
-        #expect(subscriber.transformEvents == [.subscription, .value(4), .completion(.failure(.upstream))])
+        #expect(
+            subscriber.transformEvents == [
+                .subscription, .value(4), .completion(.failure(.upstream)), .value(5),
+            ])
+        #expect(upstream.calls == [.request(.unlimited)])
+    }
+
+    @Test func accumulatesAndPublishesValuesBeforeTheSubscription() {
+        let upstream = EarlyEventUpstream<Int, Never>()
+        let subscriber = TestSubscriber<Int, any Error>(initialDemand: .none, demandPerValue: .max(2))
+        upstream.tryScan(10, +).subscribe(subscriber)
+        #expect(upstream.send(1) == .max(2))
+        upstream.send(completion: .finished)
+        upstream.innerSubscription?.cancel()
+        let late = SelectionSubscription()
+        upstream.send(subscription: late)
+        #expect(upstream.send(2) == .max(2))
+        #expect(subscriber.transformEvents == [.value(11), .subscription, .value(13)])
+        #expect(late.events == [])
     }
 
     @Test func passesDemandUp() {
@@ -66,7 +93,9 @@ import Testing
             ])
     }
 
-    @Test func cancelReachesUpstreamAndStopsEverything() {
+    /// Cancel reaches upstream once and ends the subscription; values a misbehaving upstream sends
+    /// afterwards are still accumulated and published, as in Combine.
+    @Test func cancelReachesUpstreamOnce() {
         let upstream = TransformTestPublisher<Int, Never>()
         let calls = Mutex(0)
         let subscriber = TestSubscriber<Int, any Error>()
@@ -78,12 +107,12 @@ import Testing
         subscriber.cancel()
         #expect(upstream.send(2) == Subscribers.Demand.none)
         upstream.send(completion: .finished)
-        #expect(subscriber.transformEvents == [.subscription, .value(1)])
+        #expect(subscriber.transformEvents == [.subscription, .value(1), .value(3)])
         #expect(upstream.calls == [.request(.unlimited), .cancel])
-        #expect(calls.withLock { $0 } == 1)
+        #expect(calls.withLock { $0 } == 2)
     }
 
-    @Test func cancelFromInsideTheClosureDropsItsResult() {
+    @Test func cancelFromInsideTheClosureStillPublishesItsResult() {
         let subscriber = TestSubscriber<Int, any Error>()
         let subject = PassthroughSubject<Int, Never>()
         subject.tryScan(0) { total, next in
@@ -91,7 +120,7 @@ import Testing
             return total + next
         }.subscribe(subscriber)
         for value in 1...5 { subject.send(value) }
-        #expect(subscriber.transformEvents == [.subscription, .value(1), .value(3)])
+        #expect(subscriber.transformEvents == [.subscription, .value(1), .value(3), .value(6)])
     }
 
     @Test func requestFromInsideReceiveDeliversInOrder() {
