@@ -283,7 +283,40 @@ import Testing
         do {
             let subject = PassthroughSubject<Int, Never>()
             subject.send(subscription: upstream)
-            #expect(upstream.requests == [.unlimited])
+            subject.send(subscription: upstream)
+            #expect(upstream.requests == [])
+            #expect(upstream.cancelCount == 0)
+        }
+        #expect(upstream.cancelCount == 2)
+    }
+
+    @Test func asksUpstreamForValuesOnceASubscriberRequestsSome() {
+        let early = RecordingSubscription()
+        let subject = PassthroughSubject<Int, Never>()
+        subject.send(subscription: early)
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+        subject.subscribe(subscriber)
+        // A subscriber alone is not demand.
+        #expect(early.requests == [])
+        subscriber.request(.max(1))
+        #expect(early.requests == [.unlimited])
+        subscriber.request(.max(2))
+        #expect(early.requests == [.unlimited])
+        // Later upstream subscriptions are asked at once, even after the subscriber has gone.
+        subscriber.cancel()
+        let late = RecordingSubscription()
+        subject.send(subscription: late)
+        #expect(late.requests == [.unlimited])
+        #expect(early.requests == [.unlimited])
+    }
+
+    @Test func keepsUpstreamSubscriptionsSentAfterCompletion() {
+        let upstream = RecordingSubscription()
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            subject.send(completion: .finished)
+            subject.send(subscription: upstream)
+            #expect(upstream.requests == [])
             #expect(upstream.cancelCount == 0)
         }
         #expect(upstream.cancelCount == 1)
