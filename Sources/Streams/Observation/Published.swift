@@ -125,7 +125,7 @@ public struct Published<Value> {
 /// property reads, changes after them. The object's change signals
 /// are found on the first write after somebody observes the object, then kept.
 @usableFromInline
-// @unchecked: `storedValue`, `signals` and `assignment` are guarded by `lock`.
+// @unchecked: `storedValue`, `signals` and `assignments` are guarded by `lock`.
 final class PublishedStorage<Value>: @unchecked Sendable {
 
     @usableFromInline
@@ -134,7 +134,7 @@ final class PublishedStorage<Value>: @unchecked Sendable {
     private let lock = Lock()
     private var storedValue: Value
     private var signals: ObservationSignals?
-    private var assignment: AnyCancellable?
+    private var assignments: [AnyCancellable] = []
     private weak var owner: AnyObject?
 
     init(_ value: Value) {
@@ -181,12 +181,7 @@ final class PublishedStorage<Value>: @unchecked Sendable {
 
     /// Keeps an `assign(to:)` subscription for as long as the property lives.
     func keep(_ connection: AnyCancellable) {
-        let previous = lock.withLock { () -> AnyCancellable? in
-            let previous = assignment
-            assignment = connection
-            return previous
-        }
-        previous?.cancel()
+        lock.withLock { assignments.append(connection) }
     }
 
     /// Lets `assign(to:)` reach the storage.
@@ -199,7 +194,7 @@ extension Publisher where Failure == Never {
     /// Republishes elements received from a publisher, by assigning them to a property marked as a
     /// publisher.
     ///
-    /// The subscription lives as long as the property does, and is replaced by a later assignment; no
+    /// The subscription lives as long as the property does, as do those of later assignments; no
     /// ``AnyCancellable`` is involved, so the pattern makes no reference cycle:
     ///
     /// ```swift

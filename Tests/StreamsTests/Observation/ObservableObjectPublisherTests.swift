@@ -41,8 +41,9 @@ import Testing
         publisher.subscribe(subscriber)
         let subscription = try #require(subscriber.subscription)
         #expect((subscription as? any CustomStringConvertible)?.description == "ObservableObjectPublisher")
-        #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
-            == "ObservableObjectPublisher")
+        #expect(
+            (subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
+                == "ObservableObjectPublisher")
         let children = Array(Mirror(reflecting: subscription).children)
         #expect(children.map(\.label) == ["downstream"])
         let downstream = children.first.map { String(describing: $0.value) } ?? ""

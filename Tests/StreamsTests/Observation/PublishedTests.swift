@@ -101,8 +101,9 @@ import Testing
         contact.$age.subscribe(subscriber)
         let subscription = try #require(subscriber.subscription)
         #expect((subscription as? any CustomStringConvertible)?.description == "PublishedSubject")
-        #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
-            == "PublishedSubject")
+        #expect(
+            (subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
+                == "PublishedSubject")
         let children = Array(Mirror(reflecting: subscription).children)
         #expect(children.map(\.label) == ["parent", "downstream", "demand", "subject"])
         #expect(String(describing: children[0].value).contains("PublishedSubject"))
@@ -139,6 +140,23 @@ import Testing
         first.age = 4
         #expect(first.age == 4)
         #expect(second.age == 3)
+    }
+
+    @Test func everyPublisherAssignedToAPropertyKeepsDrivingIt() {
+        final class Gauge {
+            @Published var level = 0
+        }
+        let gauge = Gauge()
+        let first = PassthroughSubject<Int, Never>()
+        let second = PassthroughSubject<Int, Never>()
+        first.assign(to: &gauge.$level)
+        second.assign(to: &gauge.$level)
+        first.send(1)
+        #expect(gauge.level == 1)
+        second.send(2)
+        #expect(gauge.level == 2)
+        first.send(3)
+        #expect(gauge.level == 3)
     }
 
     @Test func assignToPublishedDrivesThePropertyWithoutACycle() {
