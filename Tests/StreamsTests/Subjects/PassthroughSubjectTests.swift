@@ -372,6 +372,23 @@ import Testing
         #expect(late.values == [9])
     }
 
+    @Test func upstreamSentWhileTheFirstDemandArrivesIsAskedExactlyOnce() {
+        for _ in 0..<50 {
+            let subject = PassthroughSubject<Int, Never>()
+            let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+            subject.subscribe(subscriber)
+            let upstreams = (0..<8).map { _ in CountingSubscription() }
+            DispatchQueue.concurrentPerform(iterations: 3) { worker in
+                if worker == 0 {
+                    subscriber.request(.max(1))
+                } else {
+                    for upstream in upstreams[(worker - 1) * 4..<worker * 4] { subject.send(subscription: upstream) }
+                }
+            }
+            #expect(upstreams.map { $0.unlimitedRequests.load(ordering: .acquiring) } == Array(repeating: 1, count: 8))
+        }
+    }
+
     @Test func concurrentSendersAreSerializedAndKeepPerThreadOrder() {
         let subject = PassthroughSubject<Int, Never>()
         let subscribers = (0..<3).map { _ in TestSubscriber<Int, Never>() }
@@ -448,6 +465,17 @@ import Testing
 /// How many objects that count themselves are alive.
 private final class LiveCount: Sendable {
     let value = Atomic<Int>(0)
+}
+
+/// A subscription that counts, from any thread, the unlimited requests it receives.
+private final class CountingSubscription: Subscription, Sendable {
+    let unlimitedRequests = Atomic<Int>(0)
+
+    func request(_ demand: Subscribers.Demand) {
+        if demand == .unlimited { unlimitedRequests.add(1, ordering: .relaxed) }
+    }
+
+    func cancel() {}
 }
 
 /// A subscriber that counts itself in `counter` while it is alive.
