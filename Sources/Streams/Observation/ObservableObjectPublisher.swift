@@ -4,6 +4,9 @@
 /// time it is read and kept for the object's lifetime. `@Published` properties send through it before
 /// their value changes.
 ///
+/// Every subscriber receives every change sent after it subscribed, whatever demand it has
+/// requested: a change is a signal to look again, not a value to be paced.
+///
 /// ```swift
 /// final class Counter: ObservableObject {
 ///     @Published var count = 0
@@ -21,23 +24,24 @@ public final class ObservableObjectPublisher: Publisher {
     public typealias Failure = Never
 
     @usableFromInline
-    let subject = PassthroughSubject<Void, Never>()
+    let broadcaster = SubjectBroadcaster<Void, Never>(kind: .observableObject)
 
     /// Creates an object-will-change publisher.
     public init() {}
 
-    /// Attaches a subscriber; it receives a value for each change sent after it subscribed.
+    /// Attaches a subscriber; it receives a value for each change sent after it subscribed, whether or
+    /// not it has demand.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Void, S.Failure == Never {
-        subject.receive(subscriber: subscriber)
+        broadcaster.attach(subscriber)
     }
 
     /// Sends the change to every subscriber.
     @inlinable
     public func send() {
-        subject.send(())
+        broadcaster.send(())
     }
 }
 
-// The only stored property is a subject, which is thread-safe and Sendable for Void values.
-extension ObservableObjectPublisher: Sendable {}
+// The only stored property is a broadcaster, which guards its state with its lock.
+extension ObservableObjectPublisher: @unchecked Sendable {}

@@ -55,10 +55,12 @@ public struct Published<Value> {
 
     /// The property's publisher, `$property`.
     ///
-    /// Assigning to it, as in `assign(to: &$property)`, makes another publisher drive the property.
+    /// It is settable so that `assign(to: &$property)` can take it `inout`. Assigning another
+    /// property's publisher to it, as in `$a = other.$b`, changes neither property, as in Combine:
+    /// to make a publisher drive a property, use `publisher.assign(to: &$property)`.
     public var projectedValue: Publisher {
         get { Publisher(storage) }
-        set { storage.adopt(newValue.storage) }
+        set {}
     }
 
     /// Reads and replaces the publisher, `$property`, of an enclosing class instance.
@@ -73,9 +75,7 @@ public struct Published<Value> {
             return Publisher(storage)
         }
         set {
-            let storage = object[keyPath: storageKeyPath].storage
-            storage.noteOwner(object)
-            storage.adopt(newValue.storage)
+            object[keyPath: storageKeyPath].storage.noteOwner(object)
         }
     }
 
@@ -113,31 +113,33 @@ public struct Published<Value> {
         /// Attaches the subscriber: it receives the current value, then every new value.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
-            storage.subject.receive(subscriber: subscriber)
+            storage.broadcaster.attach(subscriber)
         }
     }
 }
 
 /// The value of a `@Published` property and its publisher.
 ///
-/// `value` is guarded by `lock`; the subject is thread-safe on its own. The object's change signals
+/// `value` is guarded by `lock`; the broadcaster is thread-safe on its own. Its current value is
+/// what a subscriber is owed, stored before the subscribers are called; `storedValue`, what the
+/// property reads, changes after them. The object's change signals
 /// are found on the first write after somebody observes the object, then kept.
 @usableFromInline
-// @unchecked: `storedValue`, `signals` and `assignment` are guarded by `lock`.
+// @unchecked: `storedValue`, `signals` and `assignments` are guarded by `lock`.
 final class PublishedStorage<Value>: @unchecked Sendable {
 
     @usableFromInline
-    let subject: CurrentValueSubject<Value, Never>
+    let broadcaster: SubjectBroadcaster<Value, Never>
 
     private let lock = Lock()
     private var storedValue: Value
     private var signals: ObservationSignals?
-    private var assignment: AnyCancellable?
+    private var assignments: [AnyCancellable] = []
     private weak var owner: AnyObject?
 
     init(_ value: Value) {
         storedValue = value
-        subject = CurrentValueSubject(value)
+        broadcaster = SubjectBroadcaster(currentValue: value, kind: .published)
     }
 
     var value: Value {
@@ -148,7 +150,7 @@ final class PublishedStorage<Value>: @unchecked Sendable {
     func set(_ newValue: Value, in object: AnyObject) {
         let signals = lock.withLock { self.signals } ?? lookUpSignals(of: object)
         signals?.willChange.send()
-        subject.send(newValue)
+        broadcaster.send(newValue)
         lock.withLock { storedValue = newValue }
         signals?.didChange.send()
     }
@@ -166,7 +168,7 @@ final class PublishedStorage<Value>: @unchecked Sendable {
         let (cached, owner) = lock.withLock { (self.signals, self.owner) }
         let signals = cached ?? owner.flatMap { lookUpSignals(of: $0) }
         signals?.willChange.send()
-        subject.send(newValue)
+        broadcaster.send(newValue)
         lock.withLock { storedValue = newValue }
         signals?.didChange.send()
     }
@@ -177,26 +179,9 @@ final class PublishedStorage<Value>: @unchecked Sendable {
         return found
     }
 
-    /// Makes this storage follow another's values: what `$property = publisher` does.
-    func adopt(_ other: PublishedStorage<Value>) {
-        guard other !== self else { return }
-        let connection = other.subject.sink { [weak self] in self?.setFromAssignment($0) }
-        let previous = lock.withLock { () -> AnyCancellable? in
-            let previous = assignment
-            assignment = connection
-            return previous
-        }
-        previous?.cancel()
-    }
-
     /// Keeps an `assign(to:)` subscription for as long as the property lives.
     func keep(_ connection: AnyCancellable) {
-        let previous = lock.withLock { () -> AnyCancellable? in
-            let previous = assignment
-            assignment = connection
-            return previous
-        }
-        previous?.cancel()
+        lock.withLock { assignments.append(connection) }
     }
 
     /// Lets `assign(to:)` reach the storage.
@@ -209,7 +194,7 @@ extension Publisher where Failure == Never {
     /// Republishes elements received from a publisher, by assigning them to a property marked as a
     /// publisher.
     ///
-    /// The subscription lives as long as the property does, and is replaced by a later assignment; no
+    /// The subscription lives as long as the property does, as do those of later assignments; no
     /// ``AnyCancellable`` is involved, so the pattern makes no reference cycle:
     ///
     /// ```swift

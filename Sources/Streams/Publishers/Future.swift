@@ -155,14 +155,20 @@ final class FutureSubscription<Downstream: Subscriber>: FutureConduit, Subscript
 
     @inlinable
     func fulfill(_ result: Result<Output, Failure>) {
+        deliver(result, releasingParent: true)
+    }
+
+    /// Delivers the result if the subscription is live and, for a value, has demand. As in Combine,
+    /// the subscription keeps its future (its mirror's `parent`) until the result has been delivered,
+    /// and keeps it afterwards when the result was already settled when demand arrived.
+    @inlinable
+    func deliver(_ result: Result<Output, Failure>, releasingParent: Bool) {
         let taken = lock.withLock { () -> Downstream? in
             guard downstream != nil else { return nil }
             if case .success = result, !hasAnyDemand { return nil }
             return downstream.take()
         }
         guard let downstream = taken else { return }
-        // As in Combine, the subscription keeps its future (its mirror's `parent`) until the result
-        // has been delivered.
         switch result {
         case .success(let output):
             _ = downstream.receive(output)
@@ -170,6 +176,7 @@ final class FutureSubscription<Downstream: Subscriber>: FutureConduit, Subscript
         case .failure(let error):
             downstream.receive(completion: .failure(error))
         }
+        guard releasingParent else { return }
         let parent = lock.withLock { self.parent.take() }
         withExtendedLifetime(parent) {}
     }
@@ -183,7 +190,7 @@ final class FutureSubscription<Downstream: Subscriber>: FutureConduit, Subscript
             return self.parent
         }
         guard let result = parent?.settledResult else { return }
-        fulfill(result)
+        deliver(result, releasingParent: false)
     }
 
     @inlinable

@@ -2,7 +2,8 @@
 ///
 /// A new subscriber receives the current value as soon as it has demand, then every value sent after
 /// it. A subscriber that misses a value for lack of demand receives the then-current value when it next
-/// requests. Setting ``value`` sends the new value. After a completion, later values are ignored.
+/// requests. Setting ``value`` sends the new value. After a completion, values sent are ignored, while
+/// setting ``value`` still stores the new value without sending it.
 ///
 /// Any thread may send, subscribe, request and cancel; delivery is serialized as for
 /// ``PassthroughSubject``.
@@ -20,13 +21,15 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject {
     let broadcaster: SubjectBroadcaster<Output, Failure>
 
     /// The value wrapped by this subject, published as a new element whenever it changes.
+    ///
+    /// After a completion, setting the value still stores it, but sends nothing.
     @inlinable
     public var value: Output {
         get {
             broadcaster.lock.withLock { broadcaster.currentValue.unsafelyUnwrapped.pointee }
         }
         set {
-            send(newValue)
+            broadcaster.send(newValue, storingAfterCompletion: true)
         }
     }
 
@@ -61,6 +64,8 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject {
     }
 
     /// Stores an upstream subscription and requests an unlimited number of values from it.
+    ///
+    /// The subject cancels the subscriptions it stored when it is deinitialized.
     ///
     /// - Parameter subscription: The subscription of a publisher this subject subscribed to.
     @inlinable

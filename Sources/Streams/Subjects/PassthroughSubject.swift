@@ -50,7 +50,10 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject {
         broadcaster.send(completion: completion)
     }
 
-    /// Stores an upstream subscription and requests an unlimited number of values from it.
+    /// Stores an upstream subscription and requests an unlimited number of values from it, at once if
+    /// any subscriber of this subject has requested values, otherwise when the first one does.
+    ///
+    /// The subject cancels the subscriptions it stored when it is deinitialized.
     ///
     /// - Parameter subscription: The subscription of a publisher this subject subscribed to.
     @inlinable

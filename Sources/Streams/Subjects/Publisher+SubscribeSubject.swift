@@ -104,8 +104,13 @@ final class SubjectSubscriber<Target: Subject>: Subscriber, Subscription, Custom
 
     @usableFromInline
     var customMirror: Mirror {
-        let subject = lock.withLock { self.subject }
-        return Mirror(self, children: ["downstreamSubject": subject as Any])
+        let (subject, subscription) = lock.withLock { (self.subject, status.subscription) }
+        let children: [Mirror.Child] = [
+            ("downstreamSubject", subject as Any),
+            ("upstreamSubscription", subscription as Any),
+            ("subject", subject as Any),
+        ]
+        return Mirror(self, children: children)
     }
 
     @usableFromInline

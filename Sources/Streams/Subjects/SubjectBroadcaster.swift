@@ -32,6 +32,16 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     @usableFromInline
     let lock = Lock()
 
+    /// Which publisher this broadcaster serves; its subscriptions describe themselves after it.
+    @usableFromInline
+    let kind: SubjectKind
+
+    /// Set once, with `lock` held: whether any subscriber of a passthrough subject has requested
+    /// values. Until then the subject asks its upstream subscriptions for nothing. Subscriptions read
+    /// it without the lock to skip telling the subject again.
+    @usableFromInline
+    let hasDownstreamDemand = AtomicFlag()
+
     /// Whether this is a current-value subject's broadcaster.
     @inlinable
     var keepsCurrentValue: Bool { currentValue != nil }
@@ -91,18 +101,20 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     @exclusivity(unchecked)
     var upstreamSubscriptions: [any Subscription] = []
 
-    /// Creates the broadcaster of a passthrough subject.
+    /// Creates the broadcaster of a passthrough subject, or of an observable object's publisher.
     @inlinable
-    init() {
+    init(kind: SubjectKind = .passthrough) {
+        self.kind = kind
         currentValue = nil
     }
 
-    /// Creates the broadcaster of a current-value subject.
+    /// Creates the broadcaster of a current-value subject, or of a `@Published` property.
     @inlinable
-    init(currentValue: Output) {
+    init(currentValue: Output, kind: SubjectKind = .currentValue) {
         let storage = UnsafeMutablePointer<Output>.allocate(capacity: 1)
         storage.initialize(to: currentValue)
         self.currentValue = storage
+        self.kind = kind
     }
 
     deinit {
@@ -175,27 +187,40 @@ final class SubjectBroadcaster<Output, Failure: Error> {
         case wait
     }
 
-    /// Stores an upstream subscription and asks it for everything it has.
+    /// Stores an upstream subscription, to cancel when the subject goes away, and asks it for
+    /// everything it has: at once for a current-value subject, and for a passthrough subject once any
+    /// of its subscribers has requested values.
     @inlinable
     func send(subscription: any Subscription) {
-        let accepted = lock.withLock {
-            guard !isFinished else { return false }
+        let requests = lock.withLock {
             upstreamSubscriptions.append(subscription)
-            return true
+            return kind != .passthrough || hasDownstreamDemand.value
         }
-        if accepted {
-            subscription.request(.unlimited)
-        } else {
-            subscription.cancel()
-        }
+        if requests { subscription.request(.unlimited) }
     }
 
-    /// Sends a value to every subscriber with demand; a current-value subject also stores it.
+    /// Notes that a subscriber of a passthrough subject requested values: the first time, asks the
+    /// upstream subscriptions stored so far for everything they have.
+    @usableFromInline
+    func acknowledgeDownstreamDemand() {
+        let upstream = lock.withLock { () -> [any Subscription] in
+            guard !hasDownstreamDemand.value else { return [] }
+            hasDownstreamDemand.set(true)
+            return upstreamSubscriptions
+        }
+        for subscription in upstream { subscription.request(.unlimited) }
+    }
+
+    /// Sends a value to every subscriber with demand; a current-value subject also stores it, and
+    /// with `storingAfterCompletion` stores it even after the completion, when nothing is sent.
     @inlinable
-    func send(_ value: Output) {
+    func send(_ value: Output, storingAfterCompletion: Bool = false) {
         let thread = ThreadIdentity.current
         let outcome = lock.withLock { () -> SendOutcome in
-            guard !isFinished else { return .done }
+            guard !isFinished else {
+                if storingAfterCompletion, let currentValue { currentValue.pointee = value }
+                return .done
+            }
             if !turn.isHeld {
                 if let currentValue { currentValue.pointee = value }
                 guard !subscribers.isEmpty else { return .done }
@@ -214,17 +239,20 @@ final class SubjectBroadcaster<Output, Failure: Error> {
             deliver(value)
             finishTurn()
         case .wait:
-            sendAfterWaiting(value, thread: thread)
+            sendAfterWaiting(value, thread: thread, storingAfterCompletion: storingAfterCompletion)
         }
     }
 
     /// Waits for the turn, then delivers a value sent from another thread than the one delivering.
     @inlinable
     @inline(never)
-    func sendAfterWaiting(_ value: Output, thread: ThreadIdentity) {
+    func sendAfterWaiting(_ value: Output, thread: ThreadIdentity, storingAfterCompletion: Bool) {
         waitForTurn(thread: thread)
         let delivers = lock.withLock { () -> Bool in
-            guard !isFinished else { return false }
+            guard !isFinished else {
+                if storingAfterCompletion, let currentValue { currentValue.pointee = value }
+                return false
+            }
             if let currentValue { currentValue.pointee = value }
             return !subscribers.isEmpty
         }
@@ -488,14 +516,41 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     }
 }
 
+/// The publishers a ``SubjectBroadcaster`` serves.
+@usableFromInline
+enum SubjectKind: UInt8, Sendable {
+    /// A ``PassthroughSubject``.
+    case passthrough
+    /// A ``CurrentValueSubject``.
+    case currentValue
+    /// The publisher of a `@Published` property.
+    case published
+    /// An ``ObservableObjectPublisher``: it delivers to every subscriber whatever its demand.
+    case observableObject
+
+    /// How a subscription to such a publisher describes itself.
+    @usableFromInline
+    var subscriptionDescription: String {
+        switch self {
+        case .passthrough: "PassthroughSubject"
+        case .currentValue: "CurrentValueSubject"
+        case .published: "PublishedSubject"
+        case .observableObject: "ObservableObjectPublisher"
+        }
+    }
+}
+
 extension SubjectBroadcaster: CustomStringConvertible {
     /// The subject's type, as a subscription's mirror shows the subject it belongs to: the broadcaster
     /// is the state the subject's subscriptions share, and they reflect it as their `parent` and
     /// `subject`.
     @usableFromInline
     var description: String {
-        keepsCurrentValue
-            ? String(reflecting: CurrentValueSubject<Output, Failure>.self)
-            : String(reflecting: PassthroughSubject<Output, Failure>.self)
+        switch kind {
+        case .passthrough: String(reflecting: PassthroughSubject<Output, Failure>.self)
+        case .currentValue: String(reflecting: CurrentValueSubject<Output, Failure>.self)
+        case .published: "PublishedSubject<\(String(reflecting: Output.self))>"
+        case .observableObject: String(reflecting: ObservableObjectPublisher.self)
+        }
     }
 }

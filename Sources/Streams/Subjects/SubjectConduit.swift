@@ -46,10 +46,11 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
     final let hasUnlimitedDemand = AtomicFlag()
 
     /// Whether every value may be delivered without looking at the demand: the subscription is live,
-    /// its demand is unlimited and it owes no current value. Changed with `lock` held; delivery reads
-    /// it without the lock.
+    /// and its demand is unlimited and it owes no current value, or it belongs to an observable
+    /// object's publisher, which ignores demand. Changed with `lock` held; delivery reads it without
+    /// the lock.
     @usableFromInline
-    final let deliversFreely = AtomicFlag()
+    final let deliversFreely: AtomicFlag
 
     /// Guarded by `lock`: whether the subscriber is owed the subject's current value (current-value
     /// subjects only): before its first value, and after it missed one for lack of demand.
@@ -77,6 +78,10 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
     @usableFromInline
     final let keepsCurrentValue: Bool
 
+    /// Which publisher the subscription belongs to.
+    @usableFromInline
+    final let kind: SubjectKind
+
     @usableFromInline
     final let deliverValue: ValueDelivery
 
@@ -97,6 +102,8 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
     ) {
         self.broadcaster = broadcaster
         keepsCurrentValue = broadcaster.keepsCurrentValue
+        kind = broadcaster.kind
+        deliversFreely = AtomicFlag(broadcaster.kind == .observableObject)
         owesCurrentValue = broadcaster.keepsCurrentValue
         downstreamStorage = Unmanaged.passRetained(downstream).toOpaque()
         self.deliverValue = deliverValue
@@ -141,12 +148,15 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
         return true
     }
 
-    /// Adds demand; a current-value subject then delivers its value if the subscriber is owed it.
+    /// Adds demand; a current-value subject then delivers its value if the subscriber is owed it, and
+    /// a passthrough subject learns of its first demand.
     @inlinable
     final func addDemand(_ more: Subscribers.Demand) {
         if hasUnlimitedDemand.value { return }
+        var acknowledging: SubjectBroadcaster<Output, Failure>?
         let owed = lock.withLock { () -> Bool in
-            guard broadcaster != nil else { return false }
+            guard let broadcaster else { return false }
+            if kind == .passthrough, !broadcaster.hasDownstreamDemand.value { acknowledging = broadcaster }
             demand += more
             if demand == .unlimited {
                 hasUnlimitedDemand.set(true)
@@ -156,6 +166,7 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
             currentValueQueued = true
             return true
         }
+        acknowledging?.acknowledgeDownstreamDemand()
         if owed, let broadcaster = lock.withLock({ broadcaster }) {
             broadcaster.sendCurrentValue(to: self)
         }
@@ -178,12 +189,13 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
     var downstreamForReflection: Any? { nil }
 
     @usableFromInline
-    final var description: String {
-        keepsCurrentValue ? "CurrentValueSubject" : "PassthroughSubject"
-    }
+    final var description: String { kind.subscriptionDescription }
 
     @usableFromInline
     final var customMirror: Mirror {
+        if kind == .observableObject {
+            return Mirror(self, children: ["downstream": downstreamForReflection as Any])
+        }
         let (broadcaster, demand) = lock.withLock { (self.broadcaster, self.demand) }
         let children: [Mirror.Child] = [
             ("parent", broadcaster as Any),

@@ -27,23 +27,15 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
 
     /// Creates a type-erasing subscriber that forwards to a subject.
     ///
-    /// The subject receives the subscription, every value and the completion; the subscriber asks for
-    /// an unlimited number of values.
+    /// The subject receives a subscription that stands for the first one this subscriber receives,
+    /// then every value and the first completion, as with `publisher.subscribe(subject)`: the
+    /// subject asks for values as it sees fit. The subject is held weakly; once it is gone, or after a
+    /// completion, nothing more is forwarded. The subscriber describes itself as `Subject`.
     ///
     /// - Parameter s: The subject to send to.
     @inlinable
     public init<S: Subject>(_ s: S) where Input == S.Output, Failure == S.Failure {
-        self.init(
-            receiveSubscription: { subscription in
-                s.send(subscription: subscription)
-            },
-            receiveValue: { value in
-                s.send(value)
-                return .none
-            },
-            receiveCompletion: { completion in
-                s.send(completion: completion)
-            })
+        self.init(SubjectSubscriber(s))
     }
 
     /// Creates a type-erasing subscriber that executes the provided closures.
@@ -85,10 +77,10 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         box.receive(completion: completion)
     }
 
-    /// The wrapped subscriber's description, or `AnySubscriber`.
+    /// The wrapped subscriber's description, or `Anonymous AnySubscriber` for one built from closures.
     public var description: String { box.description }
 
-    /// The wrapped subscriber's mirror, or an empty one.
+    /// The wrapped subscriber's mirror, or, for one built from closures, an empty mirror of its description.
     public var customMirror: Mirror { box.customMirror }
 
     /// The wrapped subscriber's playground description, or ``description``.
@@ -111,10 +103,10 @@ class AnySubscriberBase<Input, Failure: Error> {
     func receive(completion: Subscribers.Completion<Failure>) {}
 
     @usableFromInline
-    var description: String { "AnySubscriber" }
+    var description: String { "Anonymous AnySubscriber" }
 
     @usableFromInline
-    var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+    var customMirror: Mirror { Mirror(description, children: EmptyCollection()) }
 
     @usableFromInline
     var playgroundDescription: Any { description }

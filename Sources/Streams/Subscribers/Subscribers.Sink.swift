@@ -104,6 +104,13 @@ extension Subscribers {
 
         /// Ends the sink: returns its closures and its former status, moved out rather than copied.
         /// Call with `lock` held.
+        /// Takes the closures and the subscription if the sink is subscribed; otherwise takes nothing.
+        @inlinable
+        func takeEverythingIfSubscribedLocked() -> (Handlers?, SubscriptionStatus) {
+            guard status.isSubscribed else { return (nil, .terminal) }
+            return takeEverythingLocked()
+        }
+
         @inlinable
         func takeEverythingLocked() -> (Handlers?, SubscriptionStatus) {
             var handlers: Handlers? = nil
@@ -131,9 +138,12 @@ extension Subscribers {
         }
 
         /// Cancels the subscription and releases the closures.
+        ///
+        /// Before the sink has received a subscription, and after it has ended, this does nothing: the
+        /// sink keeps its closures and still accepts a subscription that arrives later.
         @inlinable
         public func cancel() {
-            let (handlers, status) = lock.withLock { takeEverythingLocked() }
+            let (handlers, status) = lock.withLock { takeEverythingIfSubscribedLocked() }
             withExtendedLifetime(handlers) {
                 if case .subscribed(let subscription) = status { subscription.cancel() }
             }

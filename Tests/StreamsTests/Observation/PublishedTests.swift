@@ -95,6 +95,70 @@ import Testing
         _ = cancellable
     }
 
+    @Test func projectedSubscriptionDescribesItselfAsPublishedSubject() throws {
+        let contact = Contact(name: "John", age: 24)
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+        contact.$age.subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        #expect((subscription as? any CustomStringConvertible)?.description == "PublishedSubject")
+        #expect(
+            (subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
+                == "PublishedSubject")
+        let children = Array(Mirror(reflecting: subscription).children)
+        #expect(children.map(\.label) == ["parent", "downstream", "demand", "subject"])
+        #expect(String(describing: children[0].value).contains("PublishedSubject"))
+        #expect(String(describing: children[2].value) == "max(0)")
+        #expect(String(describing: children[3].value).contains("PublishedSubject"))
+    }
+
+    @Test func aSubscriberWithoutDemandGetsTheLatestValueWhenItAsks() {
+        let contact = Contact(name: "John", age: 0)
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
+        contact.$age.subscribe(subscriber)
+        contact.age = 1
+        contact.age = 2
+        contact.age = 3
+        #expect(subscriber.values == [0, 1])
+        subscriber.request(.max(5))
+        #expect(subscriber.values == [0, 1, 3])
+        contact.age = 4
+        #expect(subscriber.values == [0, 1, 3, 4])
+        subscriber.cancel()
+        contact.age = 5
+        #expect(subscriber.values == [0, 1, 3, 4])
+    }
+
+    @Test func assigningAnotherPropertysPublisherChangesNothing() {
+        let first = Contact(name: "A", age: 1)
+        let second = Contact(name: "B", age: 2)
+        first.$age = second.$age
+        #expect(first.age == 1)
+        #expect(second.age == 2)
+        second.age = 3
+        #expect(first.age == 1)
+        first.$age = second.$age
+        first.age = 4
+        #expect(first.age == 4)
+        #expect(second.age == 3)
+    }
+
+    @Test func everyPublisherAssignedToAPropertyKeepsDrivingIt() {
+        final class Gauge {
+            @Published var level = 0
+        }
+        let gauge = Gauge()
+        let first = PassthroughSubject<Int, Never>()
+        let second = PassthroughSubject<Int, Never>()
+        first.assign(to: &gauge.$level)
+        second.assign(to: &gauge.$level)
+        first.send(1)
+        #expect(gauge.level == 1)
+        second.send(2)
+        #expect(gauge.level == 2)
+        first.send(3)
+        #expect(gauge.level == 3)
+    }
+
     @Test func assignToPublishedDrivesThePropertyWithoutACycle() {
         final class Clock: ObservableObject {
             @Published var tick = 0

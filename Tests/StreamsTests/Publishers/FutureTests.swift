@@ -209,6 +209,25 @@ private final class PromiseBox<Output, Failure: Error>: @unchecked Sendable {
         #expect(!hasParent())
     }
 
+    @Test func subscriptionKeepsItsFutureWhenDemandArrivesAfterTheResult() throws {
+        var promise: Sut.Promise?
+        let future = Sut { promise = $0 }
+        let subscriber = TestSubscriber<Int, CreateTestError>(initialDemand: .none)
+        future.subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        func hasParent() -> Bool {
+            let parent = Mirror(reflecting: subscription).children.first { $0.label == "parent" }?.value
+            guard let parent = parent as? Sut else { return false }
+            return parent === future
+        }
+        promise?(.success(42))
+        #expect(subscriber.events == [.subscription])
+        #expect(hasParent())
+        subscriber.request(.max(1))
+        #expect(subscriber.events == [.subscription, .value(42), .completion(.finished)])
+        #expect(hasParent())
+    }
+
     @Test func releasesEverythingAfterDelivery() {
         weak var weakFuture: Sut?
         weak var weakSubscriber: TestSubscriber<Int, CreateTestError>?

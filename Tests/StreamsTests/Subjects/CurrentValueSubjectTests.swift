@@ -44,6 +44,31 @@ import Testing
         #expect(late.events == [.subscription, .completion(.failure(TestError(code: 2)))])
     }
 
+    @Test func settingTheValueAfterCompletionStoresItWithoutSending() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let subscriber = TestSubscriber<Int, Never>()
+        subject.subscribe(subscriber)
+        subject.send(completion: .finished)
+        subject.value = 42
+        #expect(subject.value == 42)
+        subject.send(7)
+        #expect(subject.value == 42)
+        #expect(subscriber.events == [.subscription, .value(0), .completion(.finished)])
+    }
+
+    @Test func asksUpstreamAtOnceAndCancelsItWhenReleased() {
+        let upstream = RecordingSubscription()
+        do {
+            let subject = CurrentValueSubject<Int, Never>(0)
+            subject.send(subscription: upstream)
+            subject.send(completion: .finished)
+            subject.send(subscription: upstream)
+            #expect(upstream.requests == [.unlimited, .unlimited])
+            #expect(upstream.cancelCount == 0)
+        }
+        #expect(upstream.cancelCount == 2)
+    }
+
     @Test func settingValueInsideASinkIsQueuedNotRecursive() {
         let subject = CurrentValueSubject<Int, Never>(0)
         var log: [Int] = []

@@ -283,7 +283,40 @@ import Testing
         do {
             let subject = PassthroughSubject<Int, Never>()
             subject.send(subscription: upstream)
-            #expect(upstream.requests == [.unlimited])
+            subject.send(subscription: upstream)
+            #expect(upstream.requests == [])
+            #expect(upstream.cancelCount == 0)
+        }
+        #expect(upstream.cancelCount == 2)
+    }
+
+    @Test func asksUpstreamForValuesOnceASubscriberRequestsSome() {
+        let early = RecordingSubscription()
+        let subject = PassthroughSubject<Int, Never>()
+        subject.send(subscription: early)
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+        subject.subscribe(subscriber)
+        // A subscriber alone is not demand.
+        #expect(early.requests == [])
+        subscriber.request(.max(1))
+        #expect(early.requests == [.unlimited])
+        subscriber.request(.max(2))
+        #expect(early.requests == [.unlimited])
+        // Later upstream subscriptions are asked at once, even after the subscriber has gone.
+        subscriber.cancel()
+        let late = RecordingSubscription()
+        subject.send(subscription: late)
+        #expect(late.requests == [.unlimited])
+        #expect(early.requests == [.unlimited])
+    }
+
+    @Test func keepsUpstreamSubscriptionsSentAfterCompletion() {
+        let upstream = RecordingSubscription()
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            subject.send(completion: .finished)
+            subject.send(subscription: upstream)
+            #expect(upstream.requests == [])
             #expect(upstream.cancelCount == 0)
         }
         #expect(upstream.cancelCount == 1)
@@ -337,6 +370,23 @@ import Testing
         subject.subscribe(late)
         subject.send(9)
         #expect(late.values == [9])
+    }
+
+    @Test func upstreamSentWhileTheFirstDemandArrivesIsAskedExactlyOnce() {
+        for _ in 0..<50 {
+            let subject = PassthroughSubject<Int, Never>()
+            let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+            subject.subscribe(subscriber)
+            let upstreams = (0..<8).map { _ in CountingSubscription() }
+            DispatchQueue.concurrentPerform(iterations: 3) { worker in
+                if worker == 0 {
+                    subscriber.request(.max(1))
+                } else {
+                    for upstream in upstreams[(worker - 1) * 4..<worker * 4] { subject.send(subscription: upstream) }
+                }
+            }
+            #expect(upstreams.map { $0.unlimitedRequests.load(ordering: .acquiring) } == Array(repeating: 1, count: 8))
+        }
     }
 
     @Test func concurrentSendersAreSerializedAndKeepPerThreadOrder() {
@@ -415,6 +465,17 @@ import Testing
 /// How many objects that count themselves are alive.
 private final class LiveCount: Sendable {
     let value = Atomic<Int>(0)
+}
+
+/// A subscription that counts, from any thread, the unlimited requests it receives.
+private final class CountingSubscription: Subscription, Sendable {
+    let unlimitedRequests = Atomic<Int>(0)
+
+    func request(_ demand: Subscribers.Demand) {
+        if demand == .unlimited { unlimitedRequests.add(1, ordering: .relaxed) }
+    }
+
+    func cancel() {}
 }
 
 /// A subscriber that counts itself in `counter` while it is alive.

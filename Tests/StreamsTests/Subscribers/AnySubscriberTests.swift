@@ -31,7 +31,35 @@ import Testing
         [1, 2, 3, 4, 5].publisher.subscribe(erased)
         #expect(values == [1, 2, 3])
         #expect(completion == nil)
-        #expect(erased.description == "AnySubscriber")
+        #expect(erased.description == "Anonymous AnySubscriber")
+        #expect(erased.playgroundDescription as? String == "Anonymous AnySubscriber")
+        let mirror = erased.customMirror
+        #expect(String(describing: mirror.subjectType) == "String")
+        #expect(mirror.children.isEmpty)
+    }
+
+    @Test func wrappingASubjectDescribesItselfAsSubject() {
+        let subject = PassthroughSubject<Int, Never>()
+        let erased = AnySubscriber(subject)
+        #expect(erased.description == "Subject")
+        let labels = erased.customMirror.children.map(\.label)
+        #expect(labels == ["downstreamSubject", "upstreamSubscription", "subject"])
+    }
+
+    @Test func wrappingASubjectForwardsUntilTheFirstCompletion() {
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = TestSubscriber<Int, Never>()
+        subject.subscribe(recorder)
+        let erased = AnySubscriber(subject)
+        let upstream = RecordingSubscription()
+        erased.receive(subscription: upstream)
+        // The subject asked for everything once its subscriber had.
+        #expect(upstream.requests == [.unlimited])
+        #expect(erased.receive(1) == .none)
+        erased.receive(completion: .finished)
+        #expect(erased.receive(2) == .none)
+        erased.receive(completion: .finished)
+        #expect(recorder.events == [.subscription, .value(1), .completion(.finished)])
     }
 
     @Test func forwardsToASubject() {

@@ -61,6 +61,28 @@ import Testing
         #expect(weakTracked == nil)
     }
 
+    @Test func cancelBeforeASubscriptionDoesNothing() {
+        weak var weakTracked: Tracked?
+        let sink: Subscribers.Sink<Int, Never>
+        do {
+            let tracked = Tracked()
+            weakTracked = tracked
+            sink = Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { tracked.value = $0 })
+        }
+        sink.cancel()
+        // The closures are kept, and a subscription that arrives later is accepted.
+        #expect(weakTracked != nil)
+        let upstream = RecordingSubscription()
+        sink.receive(subscription: upstream)
+        #expect(upstream.requests == [.unlimited])
+        #expect(upstream.cancelCount == 0)
+        _ = sink.receive(3)
+        #expect(weakTracked?.value == 3)
+        sink.cancel()
+        #expect(upstream.cancelCount == 1)
+        #expect(weakTracked == nil)
+    }
+
     @Test func releasingTheCancellableCancels() {
         let subject = PassthroughSubject<Int, Never>()
         var values: [Int] = []
