@@ -299,6 +299,25 @@ import Testing
         #expect(subscriber.values == [500_500 * 36])
     }
 
+    @Test func readingTheMirrorWhileValuesArriveIsSafe() throws {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        subject.reduce(0, +).subscribe(subscriber)
+        let subscription = UncheckedBox(try #require(subscriber.subscription))
+        DispatchQueue.concurrentPerform(iterations: 2) { thread in
+            if thread == 0 {
+                for value in 1...1_000 { subject.send(value) }
+                subject.send(completion: .finished)
+            } else {
+                for _ in 0..<200 {
+                    _ = String(describing: Mirror(reflecting: subscription.value).descendant("result"))
+                }
+            }
+        }
+        #expect(subscriber.values == [500_500])
+        #expect(Mirror(reflecting: subscription.value).descendant("result") as? Int == 500_500)
+    }
+
     @Test func racingRequestAndFinishDeliverExactlyOnce() {
         for _ in 0..<200 {
             let upstream = SelectionUpstream<Int, Never>()
