@@ -36,6 +36,18 @@ protocol ReduceLogic {
 
     /// The operator's name, as Combine prints it.
     var description: String { get }
+
+    /// The children of the operator's mirror, from what the producer can show without racing the
+    /// fold: the result it shows, the result it started from, and its subscription status.
+    static func mirrorChildren(downstream: Any, result: Output?, initial: Output?, status: Any) -> [Mirror.Child]
+}
+
+extension ReduceLogic {
+    /// Combine's children for a reduce-like operator: `downstream`, `result`, `initial`, `status`.
+    @inlinable
+    static func mirrorChildren(downstream: Any, result: Output?, initial: Output?, status: Any) -> [Mirror.Child] {
+        [("downstream", downstream), ("result", result as Any), ("initial", initial as Any), ("status", status)]
+    }
 }
 
 extension ReduceLogic where UpstreamFailure == Failure {
@@ -107,10 +119,22 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     @exclusivity(unchecked)
     var hasDemand = false
 
+    /// The result before any value was folded in, kept for the mirror.
+    @usableFromInline
+    let initial: Logic.Output?
+
+    /// Guarded by `lock`: the result the mirror shows. It is `initial` until the result is known, then
+    /// the result, so that reading the mirror never races the fold.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var shownResult: Logic.Output?
+
     @inlinable
     init(downstream: Downstream, logic: Logic) {
         self.downstream = downstream
         self.logic = logic
+        initial = logic.result
+        shownResult = initial
     }
 
     @inlinable
@@ -167,6 +191,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
         let result = logic.result
         let deliverNow = lock.withLock { () -> Bool in
             guard case .folding = outcome else { return false }
+            shownResult = result
             if hasDemand {
                 outcome = .done
                 return true
@@ -195,9 +220,12 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
         if let result = pending { deliver(result) }
     }
 
+    /// Cancels upstream and drops the result. Before upstream's subscription arrives, it does
+    /// nothing, as in Combine: the subscription, when it comes, is still taken and asked for values.
     @inlinable
     func cancel() {
         let subscription = lock.withLock { () -> (any Subscription)? in
+            if case .awaitingSubscription = status { return nil }
             outcome = .done
             return status.terminate()
         }
@@ -209,7 +237,10 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
 
     @usableFromInline
     var customMirror: Mirror {
-        Mirror(self, children: ["downstream": downstream])
+        let (result, status) = lock.withLock { (shownResult, self.status) }
+        return Mirror(
+            self,
+            children: Logic.mirrorChildren(downstream: downstream, result: result, initial: initial, status: status))
     }
 
     @usableFromInline

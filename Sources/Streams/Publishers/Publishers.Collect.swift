@@ -76,5 +76,13 @@ extension Publishers.Collect {
 
         @usableFromInline
         var description: String { "Collect" }
+
+        /// Combine shows only how many elements the array holds.
+        @inlinable
+        static func mirrorChildren(
+            downstream: Any, result: [Upstream.Output]?, initial: [Upstream.Output]?, status: Any
+        ) -> [Mirror.Child] {
+            [("count", result?.count ?? 0)]
+        }
     }
 }

@@ -123,15 +123,16 @@ extension Publishers.CollectByCount {
             return downstream.receive(full) * count
         }
 
+        /// Passes on every completion, as Combine does, even one that arrives after a cancellation or a
+        /// first completion. A `.finished` first publishes the partly filled array, if any; a failure
+        /// discards it.
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let remainder = lock.withLock { () -> [Upstream.Output]? in
-                guard !status.isTerminal else { return nil }
+            let remainder = lock.withLock { () -> [Upstream.Output] in
                 status = .terminal
                 defer { buffer = [] }
                 return buffer
             }
-            guard let remainder else { return }
             if case .finished = completion, !remainder.isEmpty {
                 _ = downstream.receive(remainder)
             }
@@ -144,9 +145,12 @@ extension Publishers.CollectByCount {
             lock.withLock { status.subscription }?.request(demand * count)
         }
 
+        /// Cancels upstream and drops the partly filled array. Before upstream's subscription arrives,
+        /// it does nothing, as in Combine: the subscription, when it comes, is still taken.
         @inlinable
         func cancel() {
             let subscription = lock.withLock { () -> (any Subscription)? in
+                guard status.isSubscribed else { return nil }
                 buffer = []
                 return status.terminate()
             }

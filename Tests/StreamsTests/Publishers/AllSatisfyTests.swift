@@ -74,6 +74,8 @@ import Testing
 
     @Test func sharesTheReduceLikeContract() {
         checkReduceLikeContract(name: "AllSatisfy") { $0.allSatisfy { $0 > 0 } }
+        checkReduceLikeCombineDetails { $0.allSatisfy { $0 > 0 } }
         checkReduceLikeContract(name: "TryAllSatisfy") { $0.tryAllSatisfy { $0 > 0 } }
+        checkReduceLikeCombineDetails { $0.tryAllSatisfy { $0 > 0 } }
     }
 }

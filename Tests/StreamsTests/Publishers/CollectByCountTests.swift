@@ -35,9 +35,49 @@ import Testing
         for value in 1...5 { upstream.send(value) }
         upstream.send(completion: .failure(.oops))
         #expect(subscriber.events == [.subscription, .value([1, 2, 3]), .completion(.failure(.oops))])
-        upstream.send(completion: .finished)
         #expect(upstream.send(6) == Subscribers.Demand.none)
         #expect(subscriber.events.count == 3)
+    }
+
+    @Test func passesOnEveryCompletionAsCombineDoes() {
+        let upstream = SelectionUpstream<Int, SelectionTestError>()
+        let subscriber = TestSubscriber<[Int], SelectionTestError>()
+        upstream.collect(4).subscribe(subscriber)
+        upstream.send(1)
+        upstream.send(2)
+        upstream.send(completion: .finished)
+        upstream.send(completion: .finished)
+        upstream.send(completion: .failure(.oops))
+        #expect(upstream.send(3) == Subscribers.Demand.none)
+        subscriber.request(.max(1))
+        #expect(
+            subscriber.events == [
+                .subscription, .value([1, 2]), .completion(.finished), .completion(.finished),
+                .completion(.failure(.oops)),
+            ])
+        #expect(upstream.events == [.requested(.unlimited)])
+    }
+
+    @Test func everyFailureIsPassedOnWithoutThePartialArray() {
+        let upstream = SelectionUpstream<Int, SelectionTestError>()
+        let subscriber = TestSubscriber<[Int], SelectionTestError>()
+        upstream.collect(4).subscribe(subscriber)
+        upstream.send(1)
+        upstream.send(completion: .failure(.oops))
+        upstream.send(completion: .failure(.other))
+        #expect(
+            subscriber.events == [.subscription, .completion(.failure(.oops)), .completion(.failure(.other))])
+    }
+
+    @Test func completionBeforeTheSubscriptionIsPassedOnAndTheSubscriptionRefused() {
+        let upstream = SelectionUpstream<Int, Never>(sendsSubscription: false)
+        let subscriber = TestSubscriber<[Int], Never>()
+        upstream.collect(2).subscribe(subscriber)
+        upstream.send(completion: .finished)
+        let late = SelectionSubscription()
+        upstream.send(subscription: late)
+        #expect(subscriber.events == [.completion(.finished)])
+        #expect(late.events == [.cancelled])
     }
 
     // MARK: Demand
@@ -116,8 +156,35 @@ import Testing
         upstream.send(completion: .finished)
         subscription.request(.max(1))
         subscription.cancel()
-        #expect(subscriber.events == [.subscription])
+        #expect(subscriber.events == [.subscription, .completion(.finished)])
         #expect(upstream.events == [.requested(.max(3)), .cancelled])
+    }
+
+    @Test func cancelBeforeTheSubscriptionArrivesIsIgnored() throws {
+        let upstream = HeldSubscriberUpstream<Int, Never>()
+        let subscriber = TestSubscriber<[Int], Never>(initialDemand: .max(1))
+        upstream.collect(3).subscribe(subscriber)
+        try #require(upstream.inner).cancel()
+        let subscription = SelectionSubscription()
+        upstream.send(subscription: subscription)
+        #expect(subscription.events == [.requested(.max(3))])
+        upstream.send(1)
+        upstream.send(2)
+        upstream.send(3)
+        #expect(subscriber.events == [.subscription, .value([1, 2, 3])])
+    }
+
+    @Test func cancelAfterCancelDoesNothingMore() throws {
+        let upstream = SelectionUpstream<Int, Never>()
+        let subscriber = TestSubscriber<[Int], Never>()
+        upstream.collect(3).subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        subscription.cancel()
+        subscription.cancel()
+        let second = SelectionSubscription()
+        upstream.send(subscription: second)
+        #expect(second.events == [.cancelled])
+        #expect(upstream.events == [.requested(.unlimited), .cancelled])
     }
 
     @Test func secondSubscriptionIsCancelled() {

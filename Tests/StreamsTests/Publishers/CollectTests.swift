@@ -40,6 +40,7 @@ import Testing
 
     @Test func sharesTheReduceLikeContract() {
         checkReduceLikeContract(name: "Collect") { $0.collect() }
+        checkReduceLikeCombineDetails(mirrorLabels: ["count"]) { $0.collect() }
     }
 
     @Test func describesItselfAsCombineDoes() throws {
@@ -47,7 +48,22 @@ import Testing
         Empty<Int, Never>(completeImmediately: false).collect().subscribe(subscriber)
         let subscription = try #require(subscriber.subscription)
         #expect(String(describing: subscription) == "Collect")
-        #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Collect")
+        #expect(
+            (subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Collect")
+    }
+
+    @Test func mirrorShowsTheCountOnceTheArrayIsKnown() throws {
+        let upstream = SelectionUpstream<Int, Never>()
+        let subscriber = TestSubscriber<[Int], Never>(initialDemand: .none)
+        upstream.collect().subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        #expect(Mirror(reflecting: subscription).descendant("count") as? Int == 0)
+        upstream.send(1)
+        upstream.send(2)
+        upstream.send(3)
+        upstream.send(completion: .finished)
+        #expect(Mirror(reflecting: subscription).descendant("count") as? Int == 3)
+        #expect(subscriber.events == [.subscription])
     }
 
     @Test func collectsEveryValueSentFromManyThreads() {

@@ -15,7 +15,9 @@ import Testing
 
     @Test func keepsTheFirstOfEqualElements() {
         struct Item: Equatable { let rank: Int, name: String }
-        let items = [Item(rank: 2, name: "a"), Item(rank: 1, name: "b"), Item(rank: 2, name: "c"), Item(rank: 1, name: "d")]
+        let items = [
+            Item(rank: 2, name: "a"), Item(rank: 1, name: "b"), Item(rank: 2, name: "c"), Item(rank: 1, name: "d"),
+        ]
         let largest = TestSubscriber<Item, Never>()
         items.publisher.max { $0.rank < $1.rank }.subscribe(largest)
         #expect(largest.values.map(\.name) == ["a"])
@@ -119,10 +121,16 @@ import Testing
 
     @Test func sharesTheReduceLikeContract() {
         checkReduceLikeContract(name: "Comparison") { $0.min() }
+        checkReduceLikeCombineDetails { $0.min() }
         checkReduceLikeContract(name: "Comparison") { $0.max() }
+        checkReduceLikeCombineDetails { $0.max() }
         checkReduceLikeContract(name: "Comparison") { $0.min(by: >) }
+        checkReduceLikeCombineDetails { $0.min(by: >) }
         checkReduceLikeContract(name: "Comparison") { $0.max(by: >) }
+        checkReduceLikeCombineDetails { $0.max(by: >) }
         checkReduceLikeContract(name: "TryComparison") { $0.tryMin(by: <) }
+        checkReduceLikeCombineDetails { $0.tryMin(by: <) }
         checkReduceLikeContract(name: "TryComparison") { $0.tryMax(by: <) }
+        checkReduceLikeCombineDetails { $0.tryMax(by: <) }
     }
 }

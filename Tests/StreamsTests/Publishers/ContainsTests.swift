@@ -72,6 +72,7 @@ import Testing
 
     @Test func sharesTheReduceLikeContract() {
         checkReduceLikeContract(name: "Contains") { $0.contains(42) }
+        checkReduceLikeCombineDetails { $0.contains(42) }
     }
 
     @Test func equatableWhenUpstreamIs() {

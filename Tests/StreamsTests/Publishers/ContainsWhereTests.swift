@@ -62,6 +62,8 @@ import Testing
 
     @Test func sharesTheReduceLikeContract() {
         checkReduceLikeContract(name: "ContainsWhere") { $0.contains { $0 == 42 } }
+        checkReduceLikeCombineDetails { $0.contains { $0 == 42 } }
         checkReduceLikeContract(name: "TryContainsWhere") { $0.tryContains { $0 == 42 } }
+        checkReduceLikeCombineDetails { $0.tryContains { $0 == 42 } }
     }
 }

@@ -39,6 +39,7 @@ import Testing
 
     @Test func sharesTheReduceLikeContract() {
         checkReduceLikeContract(name: "Count") { $0.count() }
+        checkReduceLikeCombineDetails { $0.count() }
     }
 
     @Test func countsValuesSentFromManyThreads() {

@@ -79,6 +79,7 @@ import Testing
 
     @Test func sharesTheReduceLikeContract() {
         checkReduceLikeContract(name: "First") { $0.first() }
+        checkReduceLikeCombineDetails { $0.first() }
     }
 
     @Test func equatableWhenUpstreamIs() {

@@ -74,6 +74,8 @@ import Testing
     @Test func sharesTheReduceLikeContract() {
         // Combine's own subscription for `first(where:)` prints "TryFirst".
         checkReduceLikeContract(name: "TryFirst") { $0.first { $0 > 100 } }
+        checkReduceLikeCombineDetails { $0.first { $0 > 100 } }
         checkReduceLikeContract(name: "TryFirstWhere") { $0.tryFirst { $0 > 100 } }
+        checkReduceLikeCombineDetails { $0.tryFirst { $0 > 100 } }
     }
 }

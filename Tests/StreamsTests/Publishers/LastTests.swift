@@ -62,6 +62,7 @@ import Testing
 
     @Test func sharesTheReduceLikeContract() {
         checkReduceLikeContract(name: "Last") { $0.last() }
+        checkReduceLikeCombineDetails { $0.last() }
     }
 
     @Test func equatableWhenUpstreamIs() {

@@ -58,6 +58,8 @@ import Testing
 
     @Test func sharesTheReduceLikeContract() {
         checkReduceLikeContract(name: "LastWhere") { $0.last { $0 > 0 } }
+        checkReduceLikeCombineDetails { $0.last { $0 > 0 } }
         checkReduceLikeContract(name: "TryLastWhere") { $0.tryLast { $0 > 0 } }
+        checkReduceLikeCombineDetails { $0.tryLast { $0 > 0 } }
     }
 }

@@ -200,6 +200,25 @@ import Testing
         #expect(subscriber.subscriptionCount == 1)
     }
 
+    @Test func cancelBeforeTheSubscriptionArrivesIsIgnored() {
+        checkReduceLikeCombineDetails { $0.reduce(0, +) }
+        checkReduceLikeCombineDetails { $0.tryReduce(0, +) }
+    }
+
+    @Test func earlyCancelStillFoldsAndPublishes() throws {
+        let upstream = HeldSubscriberUpstream<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        upstream.reduce(10, +).subscribe(subscriber)
+        try #require(upstream.inner).cancel()
+        let subscription = SelectionSubscription()
+        upstream.send(subscription: subscription)
+        #expect(upstream.send(1) == Subscribers.Demand.none)
+        #expect(upstream.send(2) == Subscribers.Demand.none)
+        upstream.send(completion: .finished)
+        #expect(subscriber.events == [.subscription, .value(13), .completion(.finished)])
+        #expect(subscription.events == [.requested(.unlimited)])
+    }
+
     // MARK: Lifetime
 
     @Test func releasesEverythingAfterCancel() {
@@ -247,6 +266,26 @@ import Testing
         #expect(String(describing: try #require(trying.subscription)) == "TryReduce")
     }
 
+    @Test func mirrorShowsInitialThenTheResultOnceKnown() throws {
+        let upstream = SelectionUpstream<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+        upstream.reduce(7, +).subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        func shown(_ label: String) -> String {
+            String(describing: Mirror(reflecting: subscription).descendant(label) ?? "missing")
+        }
+        let labels = Mirror(reflecting: subscription).children.map(\.label)
+        #expect(labels == ["downstream", "result", "initial", "status"])
+        #expect(shown("result") == "Optional(7)")
+        #expect(shown("initial") == "Optional(7)")
+        upstream.send(1)
+        upstream.send(2)
+        upstream.send(completion: .finished)
+        #expect(shown("result") == "Optional(10)")
+        #expect(shown("initial") == "Optional(7)")
+        #expect(shown("status") == "terminal")
+    }
+
     // MARK: Concurrency
 
     @Test func sumsValuesSentFromManyThreads() {
@@ -258,6 +297,25 @@ import Testing
         }
         subject.send(completion: .finished)
         #expect(subscriber.values == [500_500 * 36])
+    }
+
+    @Test func readingTheMirrorWhileValuesArriveIsSafe() throws {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        subject.reduce(0, +).subscribe(subscriber)
+        let subscription = UncheckedBox(try #require(subscriber.subscription))
+        DispatchQueue.concurrentPerform(iterations: 2) { thread in
+            if thread == 0 {
+                for value in 1...1_000 { subject.send(value) }
+                subject.send(completion: .finished)
+            } else {
+                for _ in 0..<200 {
+                    _ = String(describing: Mirror(reflecting: subscription.value).descendant("result"))
+                }
+            }
+        }
+        #expect(subscriber.values == [500_500])
+        #expect(Mirror(reflecting: subscription.value).descendant("result") as? Int == 500_500)
     }
 
     @Test func racingRequestAndFinishDeliverExactlyOnce() {
