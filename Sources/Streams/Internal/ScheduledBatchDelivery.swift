@@ -1,6 +1,6 @@
 /// The inner of an operator that buffers upstream events and hands them downstream in batches from
-/// its scheduler (`receive(on:)`, `timeout`): the lock, status and downstream that delivering a batch
-/// needs, so that both share ``deliver(_:)``.
+/// its scheduler (`receive(on:)`): the lock, status and downstream that delivering a batch
+/// needs, so that it can share ``deliver(_:)``.
 ///
 /// Conformers are final classes; the members below are their own stored properties, and `status`
 /// is guarded by `lock`.
