@@ -131,7 +131,7 @@ final class CountingScheduler<Base: Scheduler>: Scheduler, @unchecked Sendable {
 
     let base: Base
     private let lock = NSLock()
-    private var counts = (immediate: 0, delayed: 0, repeating: 0)
+    private var counts = (immediate: 0, delayed: 0, repeating: 0, now: 0)
 
     init(_ base: Base) {
         self.base = base
@@ -143,8 +143,13 @@ final class CountingScheduler<Base: Scheduler>: Scheduler, @unchecked Sendable {
     var delayedCount: Int { lock.withLock { counts.delayed } }
     /// How many repeating actions were scheduled.
     var repeatingCount: Int { lock.withLock { counts.repeating } }
+    /// How many times the clock was read.
+    var nowCount: Int { lock.withLock { counts.now } }
 
-    var now: SchedulerTimeType { base.now }
+    var now: SchedulerTimeType {
+        lock.withLock { counts.now += 1 }
+        return base.now
+    }
     var minimumTolerance: SchedulerTimeType.Stride { base.minimumTolerance }
 
     func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
