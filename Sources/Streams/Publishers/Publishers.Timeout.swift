@@ -130,12 +130,10 @@ extension Publishers.Timeout {
     ///
     /// As in Combine, the subscription, the first request and each value start a new timer, and each
     /// value and the upstream's completion reach the downstream through an action of their own on the
-    /// scheduler. The events wait in `pending`; each action that runs entitles one of them to go out,
-    /// and whoever holds the delivery (`delivering`) hands them downstream one at a time, so that the
-    /// downstream is never called twice at once. A timer replaced or stopped is recognized by its
+    /// scheduler (see ``ScheduledEventDelivering``). A timer replaced or stopped is recognized by its
     /// generation and ignored should it still fire.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription,
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ScheduledEventDelivering,
         CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline
@@ -357,62 +355,10 @@ extension Publishers.Timeout {
 
         // MARK: Delivery
 
-        /// The scheduled action of one event: lets it go out, now or right after the delivery under
-        /// way.
+        /// The time-out's completion goes out before anything still waiting.
         @inlinable
-        func release() {
-            let deliverNow = lock.withLock { () -> Bool in
-                guard status.isSubscribed else { return false }
-                released += 1
-                guard !delivering else { return false }
-                delivering = true
-                return true
-            }
-            if deliverNow { deliverReleased() }
-        }
-
-        /// What a delivery loop does next.
-        @usableFromInline
-        enum Step {
-            case value(Upstream.Output)
-            case completion(Subscribers.Completion<Upstream.Failure>)
-            case stop
-        }
-
-        /// Hands the released events downstream one at a time, then gives the delivery up. Called by
-        /// the thread holding it.
-        @inlinable
-        func deliverReleased() {
-            while true {
-                let step = lock.withLock { () -> Step in
-                    if let completion = timeoutCompletion.take() { return .completion(completion) }
-                    guard status.isSubscribed, released > 0, let event = pending.popFirst() else {
-                        delivering = false
-                        released = 0
-                        pending.shrinkIfEmpty()
-                        return .stop
-                    }
-                    released -= 1
-                    switch event {
-                    case .value(let value):
-                        return .value(value)
-                    case .completion(let completion):
-                        status = .terminal
-                        return .completion(completion)
-                    }
-                }
-                switch step {
-                case .stop:
-                    return
-                case .completion(let completion):
-                    downstream.receive(completion: completion)
-                case .value(let value):
-                    let demand = downstream.receive(value)
-                    if demand != .none, let subscription = lock.withLock({ status.subscription }) {
-                        subscription.request(demand)
-                    }
-                }
-            }
+        func takeOwnCompletion() -> Subscribers.Completion<Upstream.Failure>? {
+            timeoutCompletion.take()
         }
 
         @usableFromInline
