@@ -10,8 +10,8 @@
 ///
 /// Conformers are final classes; the members below are their own stored properties, and all but
 /// `lock` and `downstream` are guarded by `lock`. `delivering` starts `true`, and the conformer calls
-/// ``deliverReleased()`` once the downstream returns from `receive(subscription:)`, so that nothing
-/// reaches the downstream while it is there.
+/// ``subscriptionDelivered()`` once the downstream returns from `receive(subscription:)`, so that
+/// nothing reaches the downstream while it is there.
 @usableFromInline
 protocol ScheduledEventDelivering: AnyObject {
     associatedtype Downstream: Subscriber
@@ -33,8 +33,11 @@ protocol ScheduledEventDelivering: AnyObject {
     var delivering: Bool { get set }
 
     /// A completion of the operator's own that goes out before anything else, if there is one
-    /// (`timeout`'s). Called with `lock` held.
-    func takeOwnCompletion() -> Subscribers.Completion<Downstream.Failure>?
+    /// (`timeout`'s).
+    var ownCompletion: Subscribers.Completion<Downstream.Failure>? { get set }
+
+    /// Schedules an action on the operator's scheduler that calls ``deliverReleased()``.
+    func scheduleDelivery()
 }
 
 /// What a delivery loop does next.
@@ -60,6 +63,21 @@ extension ScheduledEventDelivering {
         if deliverNow { deliverReleased() }
     }
 
+    /// The downstream has returned from `receive(subscription:)`: gives the delivery up, or, if
+    /// events were released meanwhile, delivers them from a new action, so that they still reach the
+    /// downstream on the scheduler.
+    @inlinable
+    func subscriptionDelivered() {
+        let waiting = lock.withLock { () -> Bool in
+            guard ownCompletion != nil || (status.isSubscribed && released > 0) else {
+                delivering = false
+                return false
+            }
+            return true
+        }
+        if waiting { scheduleDelivery() }
+    }
+
     /// Hands the released events downstream one at a time, then gives the delivery up. Called by the
     /// thread holding it. The demand the downstream answers with goes straight to upstream.
     @inlinable
@@ -67,7 +85,7 @@ extension ScheduledEventDelivering {
         typealias Step = ScheduledDeliveryStep<Downstream.Input, Downstream.Failure>
         while true {
             let step = lock.withLock { () -> Step in
-                if let completion = takeOwnCompletion() { return .completion(completion) }
+                if let completion = ownCompletion.take() { return .completion(completion) }
                 guard status.isSubscribed, released > 0, let event = pending.popFirst() else {
                     delivering = false
                     released = 0

@@ -162,8 +162,7 @@ extension Publishers.ReceiveOn {
                 return
             }
             downstream.receive(subscription: self)
-            // Delivers what was released while the downstream was busy, if anything was.
-            deliverReleased()
+            subscriptionDelivered()
         }
 
         @inlinable
@@ -193,7 +192,15 @@ extension Publishers.ReceiveOn {
 
         /// `receive(on:)` has no completion of its own.
         @inlinable
-        func takeOwnCompletion() -> Subscribers.Completion<Upstream.Failure>? { nil }
+        var ownCompletion: Subscribers.Completion<Upstream.Failure>? {
+            get { nil }
+            set {}
+        }
+
+        @inlinable
+        func scheduleDelivery() {
+            scheduler.schedule(options: options) { self.deliverReleased() }
+        }
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {

@@ -187,7 +187,7 @@ extension Publishers.Timeout {
 
         /// Guarded by `lock`: the completion to deliver because the time ran out.
         @usableFromInline
-        var timeoutCompletion: Subscribers.Completion<Upstream.Failure>?
+        var ownCompletion: Subscribers.Completion<Upstream.Failure>?
 
         /// Guarded by `lock`: whether the downstream has made its first request.
         @usableFromInline
@@ -236,7 +236,7 @@ extension Publishers.Timeout {
             startTimer(generation: generation)
             lock.withLock { settingUp = .none }
             downstream.receive(subscription: self)
-            deliverReleased()
+            subscriptionDelivered()
         }
 
         @inlinable
@@ -291,7 +291,7 @@ extension Publishers.Timeout {
             let (subscription, stopped, discarded) = lock.withLock {
                 () -> ((any Subscription)?, (any Cancellable)?, ScheduledEventQueue<Event>) in
                 // A time-out that has not gone out yet does not go out after the cancel.
-                timeoutCompletion = nil
+                ownCompletion = nil
                 guard let subscription = status.subscription else { return (nil, nil, ScheduledEventQueue()) }
                 status = .terminal
                 timerGeneration += 1
@@ -345,7 +345,7 @@ extension Publishers.Timeout {
             subscription.cancel()
             let completion: Subscribers.Completion<Upstream.Failure> = customError.map { .failure($0()) } ?? .finished
             let deliverNow = lock.withLock { () -> Bool in
-                timeoutCompletion = completion
+                ownCompletion = completion
                 guard !delivering else { return false }
                 delivering = true
                 return true
@@ -355,10 +355,9 @@ extension Publishers.Timeout {
 
         // MARK: Delivery
 
-        /// The time-out's completion goes out before anything still waiting.
         @inlinable
-        func takeOwnCompletion() -> Subscribers.Completion<Upstream.Failure>? {
-            timeoutCompletion.take()
+        func scheduleDelivery() {
+            scheduler.schedule(options: options) { self.deliverReleased() }
         }
 
         @usableFromInline

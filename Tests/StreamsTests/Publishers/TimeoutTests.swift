@@ -411,6 +411,8 @@ import Testing
         }
         #expect(counts.during == 0)
         #expect(counts.total == 3)
+        // What was released meanwhile still goes out on the queue.
+        #expect(counts.offQueue == 0)
     }
 
     @Test func valuesFromSeveralThreadsArriveInEachSendersOrderBeforeTheCompletion() {

@@ -319,12 +319,13 @@ func subscriptionOrderLog<P: Publisher>(_ publisher: P) -> [String] {
 
 /// Subscribes to what `makePublisher` builds on `marked`'s queue with a subscriber that, from within
 /// `receive(subscription:)`, requests everything and then waits until the queue has run everything
-/// scheduled on it so far. Returns how many values had arrived by the end of that call, and how many
-/// arrived in all; the second count is `nil` if the completion never came.
+/// scheduled on it so far. Returns how many values had arrived by the end of that call, how many
+/// arrived in all (`nil` if the completion never came), and how many arrived off the queue.
 func valuesDuringSubscription<P: Publisher>(
     on marked: TimeMarkedQueue, _ makePublisher: (DispatchQueue) -> P
-) -> (during: Int, total: Int?) {
+) -> (during: Int, total: Int?, offQueue: Int) {
     let received = TimeTestBox(0)
+    let offQueue = TimeTestBox(0)
     let during = TimeTestBox(-1)
     let done = DispatchSemaphore(value: 0)
     let subscriber = AnySubscriber<P.Output, P.Failure>(
@@ -337,10 +338,14 @@ func valuesDuringSubscription<P: Publisher>(
         },
         receiveValue: { _ in
             received.withValue { $0 += 1 }
+            if !marked.isCurrent { offQueue.withValue { $0 += 1 } }
             return .none
         },
-        receiveCompletion: { _ in done.signal() })
+        receiveCompletion: { _ in
+            if !marked.isCurrent { offQueue.withValue { $0 += 1 } }
+            done.signal()
+        })
     makePublisher(marked.queue).subscribe(subscriber)
     let completed = done.wait(timeout: timeTestDeadline()) == .success
-    return (during.value, completed ? received.value : nil)
+    return (during.value, completed ? received.value : nil, offQueue.value)
 }
