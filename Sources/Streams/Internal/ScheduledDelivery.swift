@@ -9,7 +9,7 @@ enum ScheduledEvent<Input, Failure: Error> {
 }
 
 /// A first-in, first-out queue with amortized constant-time `append` and `popFirst`, for the events
-/// `delay` holds until their time comes.
+/// `delay`, `receive(on:)` and `timeout` hold until their time comes.
 ///
 /// It keeps two stacks: new elements go on `inbox`; `outbox` holds the oldest ones in reverse order,
 /// refilled from `inbox` when it runs dry. It is a plain value: its owner guards it with its lock.
@@ -66,15 +66,9 @@ extension ScheduledEventQueue {
     }
 }
 
-/// Bounds shared by the operators that drain buffered events on a scheduler.
+/// Bounds shared by the operators that buffer events for their scheduler.
 @usableFromInline
 enum ScheduledDeliveryLimits {
-    /// After delivering at least this many values in one scheduled action, a drain that still finds
-    /// events schedules a new action for them and returns, so that a busy stream leaves room for the
-    /// scheduler's other work.
-    @inlinable
-    static var valuesPerHop: Int { 1024 }
-
     /// An empty buffer with more capacity than this gives its storage back.
     @inlinable
     static var retainedCapacity: Int { 1024 }

@@ -136,6 +136,8 @@ extension Publishers.MeasureInterval {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            // As in Combine, the clock is not read once the subscription has ended.
+            guard lock.withLock({ status.isSubscribed && last != nil }) else { return .none }
             let now = scheduler.now
             let previous = lock.withLock { () -> Context.SchedulerTimeType? in
                 guard status.isSubscribed, let previous = last else { return nil }

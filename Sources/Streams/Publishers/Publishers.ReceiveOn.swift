@@ -24,10 +24,8 @@ extension Publisher {
     /// Values and the completion arrive in the order upstream sent them, one at a time, and never
     /// while the subscriber is still in `receive(subscription:)`. The subscription itself reaches the
     /// subscriber at once, on the subscribing thread, and the subscriber's requests and cancellation
-    /// go straight upstream. Values that arrive while a delivery
-    /// is already scheduled join it, so a busy stream needs far fewer scheduler hops than values.
-    /// One consequence differs from Combine, which schedules each value on its own: other work put on
-    /// the same queue between two values runs after both of them, not between them.
+    /// go straight upstream. As in Combine, each value and the completion are scheduled on their
+    /// own, so other work put on the same queue between two values runs between them.
     ///
     /// Cancelling stops the delivery of values that have not been delivered yet. Once upstream has
     /// completed, as in Combine, cancelling has no effect: what upstream sent, and its completion,
@@ -95,13 +93,10 @@ extension Publishers {
 extension Publishers.ReceiveOn {
     /// The subscriber and subscription of `receive(on:)`.
     ///
-    /// Upstream events go into `pending`; the first one that finds no drain scheduled schedules one.
-    /// A drain takes everything pending in one go, delivers it outside the lock, and looks again until
-    /// nothing is left, so a burst of values costs one scheduler hop; after a thousand or so values it
-    /// hands the rest to a new action, to let the scheduler run its other work. Only one drain is ever
-    /// scheduled or running, which keeps deliveries in order and never concurrent.
+    /// As in Combine, each value and the completion reach the downstream through an action of their
+    /// own on the scheduler; see ``ScheduledEventDelivering`` for how they keep their order.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ScheduledBatchDelivering,
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ScheduledEventDelivering,
         CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline
@@ -135,15 +130,18 @@ extension Publishers.ReceiveOn {
         @usableFromInline
         var upstreamCompleted = false
 
-        /// Guarded by `lock`: events not yet taken by a drain, oldest first.
+        /// Guarded by `lock`: events not yet delivered, oldest first.
         @usableFromInline
-        var pending = ContiguousArray<Event>()
+        var pending = ScheduledEventQueue<Event>()
 
-        /// Guarded by `lock`: a drain is scheduled or running, and new events join it — or the
-        /// downstream has not returned from `receive(subscription:)` yet, and new events wait for it,
-        /// since nothing may be delivered to it while it is there.
+        /// Guarded by `lock`: how many of the `pending` events their scheduled action has released.
         @usableFromInline
-        var drainScheduled = true
+        var released = 0
+
+        /// Guarded by `lock`: a thread is calling the downstream — or the downstream has not returned
+        /// from `receive(subscription:)` yet, since nothing may be delivered to it while it is there.
+        @usableFromInline
+        var delivering = true
 
         @inlinable
         init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
@@ -164,22 +162,7 @@ extension Publishers.ReceiveOn {
                 return
             }
             downstream.receive(subscription: self)
-            startDelivering()
-        }
-
-        /// The downstream is ready: schedules a drain for what arrived meanwhile, if anything did.
-        @inlinable
-        func startDelivering() {
-            let scheduleDrain = lock.withLock { () -> Bool in
-                guard status.isSubscribed, !pending.isEmpty else {
-                    drainScheduled = false
-                    return false
-                }
-                return true
-            }
-            if scheduleDrain {
-                scheduler.schedule(options: options) { self.drain() }
-            }
+            subscriptionDelivered()
         }
 
         @inlinable
@@ -193,61 +176,30 @@ extension Publishers.ReceiveOn {
             enqueue(.completion(completion))
         }
 
-        /// Buffers an upstream event and schedules a drain unless one is already on its way.
+        /// Buffers an upstream event and schedules its delivery.
         @inlinable
         func enqueue(_ event: Event) {
-            let scheduleDrain = lock.withLock { () -> Bool in
+            let accepted = lock.withLock { () -> Bool in
                 guard status.isSubscribed, !upstreamCompleted else { return false }
                 if case .completion = event { upstreamCompleted = true }
                 pending.append(event)
-                guard !drainScheduled else { return false }
-                drainScheduled = true
                 return true
             }
-            if scheduleDrain {
-                scheduler.schedule(options: options) { self.drain() }
+            if accepted {
+                scheduler.schedule(options: options) { self.release() }
             }
         }
 
-        /// What a drain does next.
-        @usableFromInline
-        enum DrainStep {
-            case deliver
-            case yield
-            case stop
-        }
-
-        /// Delivers everything buffered, batch after batch, until nothing is left or the stream ended.
-        ///
-        /// After `ScheduledDeliveryLimits.valuesPerHop` values it hands what is left to a new action,
-        /// so that a stream that never pauses does not keep the scheduler from its other work.
+        /// `receive(on:)` has no completion of its own.
         @inlinable
-        func drain() {
-            var batch = ContiguousArray<Event>()
-            var delivered = 0
-            while true {
-                let step = lock.withLock { () -> DrainStep in
-                    guard status.isSubscribed, !pending.isEmpty else {
-                        drainScheduled = false
-                        if pending.capacity > ScheduledDeliveryLimits.retainedCapacity { pending = [] }
-                        return .stop
-                    }
-                    guard delivered < ScheduledDeliveryLimits.valuesPerHop else { return .yield }
-                    swap(&batch, &pending)
-                    return .deliver
-                }
-                switch step {
-                case .stop:
-                    return
-                case .yield:
-                    scheduler.schedule(options: options) { self.drain() }
-                    return
-                case .deliver:
-                    delivered += batch.count
-                    deliver(batch)
-                    batch.removeAll(keepingCapacity: true)
-                }
-            }
+        var ownCompletion: Subscribers.Completion<Upstream.Failure>? {
+            get { nil }
+            set {}
+        }
+
+        @inlinable
+        func scheduleDelivery() {
+            scheduler.schedule(options: options) { self.deliverReleased() }
         }
 
         @inlinable
@@ -258,12 +210,14 @@ extension Publishers.ReceiveOn {
 
         @inlinable
         func cancel() {
-            let (subscription, discarded) = lock.withLock { () -> ((any Subscription)?, ContiguousArray<Event>) in
-                guard !upstreamCompleted, let subscription = status.subscription else { return (nil, []) }
+            let (subscription, discarded) = lock.withLock {
+                () -> ((any Subscription)?, ScheduledEventQueue<Event>) in
+                guard !upstreamCompleted, let subscription = status.subscription else {
+                    return (nil, ScheduledEventQueue())
+                }
                 status = .terminal
-                var discarded = ContiguousArray<Event>()
-                swap(&discarded, &pending)
-                return (subscription, discarded)
+                released = 0
+                return (subscription, pending.removeAll())
             }
             // The undelivered values are released here, outside the lock.
             withExtendedLifetime(discarded) {}

@@ -163,6 +163,9 @@ extension Publishers.Throttle {
             self.interval = interval
             self.scheduler = scheduler
             self.latest = latest
+            // Combine reads the clock when the subscriber is made and on each event from upstream
+            // while subscribed; so does this, so that a scheduler sees the same calls.
+            _ = scheduler.now
         }
 
         @inlinable
@@ -176,6 +179,7 @@ extension Publishers.Throttle {
                 subscription.cancel()
                 return
             }
+            _ = scheduler.now
             // Combine asks upstream first, then hands the subscription downstream.
             subscription.request(.unlimited)
             downstream.receive(subscription: self)
@@ -183,19 +187,23 @@ extension Publishers.Throttle {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let now = scheduler.now
-            let emissionTime = lock.withLock { () -> Context.SchedulerTimeType? in
-                guard status.isSubscribed, pendingCompletion == nil, demand > 0 else { return nil }
+            // `.some(last emission)` when the element is to be scheduled.
+            let (subscribed, scheduling) = lock.withLock { () -> (Bool, Context.SchedulerTimeType??) in
+                guard status.isSubscribed, pendingCompletion == nil else { return (false, nil) }
+                guard demand > 0 else { return (true, nil) }
                 if pendingInput != nil {
                     if latest { pendingInput = input }
-                    return nil
+                    return (true, nil)
                 }
                 demand -= 1
                 pendingInput = input
-                guard let last = lastEmissionTime else { return now }
-                return Swift.max(now, last.advanced(by: interval))
+                // Stays as it is until the element is emitted: nothing else is scheduled meanwhile.
+                return (true, .some(lastEmissionTime))
             }
-            guard let emissionTime else { return .none }
+            guard subscribed else { return .none }
+            let now = scheduler.now
+            guard let last = scheduling else { return .none }
+            let emissionTime = last.map { Swift.max(now, $0.advanced(by: interval)) } ?? now
             if emissionTime == now {
                 scheduler.schedule { [weak self] in self?.emit() }
             } else {
@@ -206,12 +214,14 @@ extension Publishers.Throttle {
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let mustSchedule = lock.withLock { () -> Bool in
-                guard status.isSubscribed, pendingCompletion == nil else { return false }
+            let mustSchedule = lock.withLock { () -> Bool? in
+                guard status.isSubscribed, pendingCompletion == nil else { return nil }
                 pendingCompletion = completion
                 // An element already scheduled takes the completion along when it goes out.
                 return pendingInput == nil
             }
+            guard let mustSchedule else { return }
+            _ = scheduler.now
             if mustSchedule {
                 scheduler.schedule { [weak self] in self?.emit() }
             }
@@ -220,14 +230,16 @@ extension Publishers.Throttle {
         /// Sends what is scheduled: the waiting element, the completion, or both.
         @inlinable
         func emit() {
-            let now = scheduler.now
+            // As in Combine, the clock is read only when an element goes out without the completion.
+            let readsClock = lock.withLock { status.isSubscribed && pendingInput != nil && pendingCompletion == nil }
+            let now = readsClock ? scheduler.now : nil
             let duty = lock.withLock { () -> PacedDelivery<Event>.Duty in
                 guard status.isSubscribed else { return .none }
                 let input = pendingInput.take()
                 let completion = pendingCompletion.take()
                 var duty = PacedDelivery<Event>.Duty.none
                 if let input {
-                    if completion == nil { lastEmissionTime = now }
+                    if completion == nil, let now { lastEmissionTime = now }
                     duty = Swift.max(duty, delivery.enqueue(.value(input)))
                 }
                 if let completion {

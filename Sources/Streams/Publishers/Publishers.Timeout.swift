@@ -26,9 +26,10 @@ extension Publisher {
     /// // failure(FetchError.timedOut)
     /// ```
     ///
-    /// Values and the upstream's completion are delivered on `scheduler`, in order, and never while
-    /// the subscriber is still in `receive(subscription:)`; a value still on its way when the time
-    /// runs out is dropped. Cancelling stops everything not yet delivered,
+    /// Values and the upstream's completion are delivered on `scheduler`, in order, one scheduled
+    /// action each, and never while the subscriber is still in `receive(subscription:)`; a value still
+    /// on its way when the time runs out is dropped. The scheduler must run its timers later, not
+    /// while they are being set: as in Combine, `ImmediateScheduler` stops the program. Cancelling stops everything not yet delivered,
     /// the upstream's completion included.
     ///
     /// - Parameters:
@@ -127,13 +128,12 @@ extension Publishers {
 extension Publishers.Timeout {
     /// The subscriber and subscription of `timeout`.
     ///
-    /// Deliveries work as in `receive(on:)`: events are buffered and drained on the scheduler, many per
-    /// hop. Activity only moves `deadline` forward; one timer waits for it. When the timer fires early
-    /// because the deadline moved, it is replaced by one for the new deadline, so a busy stream costs a
-    /// clock reading per value, not a timer. A timer replaced or stopped is recognized by its
+    /// As in Combine, the subscription, the first request and each value start a new timer, and each
+    /// value and the upstream's completion reach the downstream through an action of their own on the
+    /// scheduler (see ``ScheduledEventDelivering``). A timer replaced or stopped is recognized by its
     /// generation and ignored should it still fire.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ScheduledBatchDelivering,
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ScheduledEventDelivering,
         CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline
@@ -144,22 +144,6 @@ extension Publishers.Timeout {
 
         @usableFromInline
         typealias Event = ScheduledEvent<Upstream.Output, Upstream.Failure>
-
-        @usableFromInline
-        typealias Time = Context.SchedulerTimeType
-
-        /// What a timer that fired decided, under the lock.
-        @usableFromInline
-        enum TimerDecision {
-            /// A stale timer: nothing to do.
-            case ignore
-            /// The stream ended: stop the timer.
-            case stop((any Cancellable)?)
-            /// The deadline moved: replace the timer with one for the new deadline.
-            case rearm((any Cancellable)?, Time, Int)
-            /// The time ran out: stop the timer and cancel upstream.
-            case timeOut((any Cancellable)?, (any Subscription)?, ContiguousArray<Event>)
-        }
 
         @usableFromInline
         let downstream: Downstream
@@ -179,40 +163,35 @@ extension Publishers.Timeout {
         @usableFromInline
         let lock = Lock()
 
-        /// Guarded by `lock`. Stays `subscribed` until a completion is delivered, the time runs out or
+        /// Guarded by `lock`. Stays `subscribed` until a completion goes out, the time runs out or
         /// the subscription is cancelled.
         @usableFromInline
         var status = SubscriptionStatus.awaitingSubscription
 
-        /// Guarded by `lock`: upstream has completed; its completion is on its way and the clock is
-        /// stopped.
+        /// Guarded by `lock`: upstream has completed; its completion is on its way.
         @usableFromInline
         var upstreamCompleted = false
 
-        /// Guarded by `lock`: events not yet taken by a drain, oldest first.
+        /// Guarded by `lock`: events not yet delivered, oldest first.
         @usableFromInline
-        var pending = ContiguousArray<Event>()
+        var pending = ScheduledEventQueue<Event>()
 
-        /// Guarded by `lock`: a drain is scheduled or running — or the downstream has not returned
-        /// from `receive(subscription:)` yet, and new events wait for it.
+        /// Guarded by `lock`: how many of the `pending` events their scheduled action has released.
         @usableFromInline
-        var drainScheduled = true
+        var released = 0
+
+        /// Guarded by `lock`: a thread is calling the downstream — or the downstream has not returned
+        /// from `receive(subscription:)` yet. Others leave their event to it.
+        @usableFromInline
+        var delivering = true
 
         /// Guarded by `lock`: the completion to deliver because the time ran out.
         @usableFromInline
-        var timeoutCompletion: Subscribers.Completion<Upstream.Failure>?
-
-        /// Guarded by `lock`: when the time runs out, unless something happens first.
-        @usableFromInline
-        var deadline: Time?
+        var ownCompletion: Subscribers.Completion<Upstream.Failure>?
 
         /// Guarded by `lock`: whether the downstream has made its first request.
         @usableFromInline
         var requested = false
-
-        /// Guarded by `lock`: a timer is waiting for the deadline.
-        @usableFromInline
-        var timerArmed = false
 
         /// Guarded by `lock`: the generation of the current timer; older timers are stale.
         @usableFromInline
@@ -221,6 +200,10 @@ extension Publishers.Timeout {
         /// Guarded by `lock`: the current timer, once scheduled.
         @usableFromInline
         var timer: (any Cancellable)?
+
+        /// Guarded by `lock`: the thread starting the first timer, while it does.
+        @usableFromInline
+        var settingUp = ThreadIdentity.none
 
         @inlinable
         init(
@@ -237,97 +220,68 @@ extension Publishers.Timeout {
             self.customError = customError
         }
 
-        /// Moves the deadline to `next`, never backwards. Call it with `lock` held.
-        @inlinable
-        func extendDeadline(to next: Time) {
-            if let current = deadline, current > next { return }
-            deadline = next
-        }
-
         @inlinable
         func receive(subscription: any Subscription) {
-            let next = scheduler.now.advanced(by: interval)
-            let accepted = lock.withLock {
-                guard case .awaitingSubscription = status else { return false }
+            let generation = lock.withLock { () -> Int? in
+                guard case .awaitingSubscription = status else { return nil }
                 status = .subscribed(subscription)
-                extendDeadline(to: next)
-                return true
+                settingUp = .current
+                timerGeneration += 1
+                return timerGeneration
             }
-            guard accepted else {
+            guard let generation else {
                 subscription.cancel()
                 return
             }
+            startTimer(generation: generation)
+            lock.withLock { settingUp = .none }
             downstream.receive(subscription: self)
-            startDelivering()
-            startTimer()
-        }
-
-        /// The downstream is ready: schedules a drain for what arrived meanwhile, if anything did.
-        @inlinable
-        func startDelivering() {
-            let scheduleDrain = lock.withLock { () -> Bool in
-                guard status.isSubscribed, !pending.isEmpty else {
-                    drainScheduled = false
-                    return false
-                }
-                return true
-            }
-            if scheduleDrain {
-                scheduler.schedule(options: options) { self.drain() }
-            }
+            subscriptionDelivered()
         }
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let next = scheduler.now.advanced(by: interval)
-            let scheduleDrain = lock.withLock { () -> Bool in
-                guard status.isSubscribed, !upstreamCompleted else { return false }
-                extendDeadline(to: next)
+            let restart = lock.withLock { () -> ((any Cancellable)?, Int)? in
+                guard status.isSubscribed, !upstreamCompleted else { return nil }
                 pending.append(.value(input))
-                guard !drainScheduled else { return false }
-                drainScheduled = true
-                return true
+                timerGeneration += 1
+                return (timer.take(), timerGeneration)
             }
-            if scheduleDrain {
-                scheduler.schedule(options: options) { self.drain() }
-            }
+            guard let (replaced, generation) = restart else { return .none }
+            replaced?.cancel()
+            startTimer(generation: generation)
+            scheduler.schedule(options: options) { self.release() }
             return .none
         }
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let (live, scheduleDrain, stopped) = lock.withLock { () -> (Bool, Bool, (any Cancellable)?) in
-                guard status.isSubscribed, !upstreamCompleted else { return (false, false, nil) }
+            let stop = lock.withLock { () -> (any Cancellable)?? in
+                guard status.isSubscribed, !upstreamCompleted else { return nil }
                 upstreamCompleted = true
-                timerArmed = false
                 pending.append(.completion(completion))
-                let stopped = timer.take()
-                guard !drainScheduled else { return (true, false, stopped) }
-                drainScheduled = true
-                return (true, true, stopped)
+                timerGeneration += 1
+                return .some(timer.take())
             }
-            guard live else { return }
+            guard let stopped = stop else { return }
             stopped?.cancel()
-            if scheduleDrain {
-                scheduler.schedule(options: options) { self.drain() }
-            }
+            scheduler.schedule(options: options) { self.release() }
         }
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
-            let (subscription, first) = lock.withLock { () -> ((any Subscription)?, Bool) in
-                guard let subscription = status.subscription else { return (nil, false) }
-                let first = !requested
+            let (subscription, restart) = lock.withLock {
+                () -> ((any Subscription)?, ((any Cancellable)?, Int)?) in
+                guard let subscription = status.subscription else { return (nil, nil) }
+                guard !requested, !upstreamCompleted else { return (subscription, nil) }
                 requested = true
-                return (subscription, first)
+                timerGeneration += 1
+                return (subscription, (timer.take(), timerGeneration))
             }
             guard let subscription else { return }
-            if first {
-                let next = scheduler.now.advanced(by: interval)
-                lock.withLock {
-                    guard status.isSubscribed, !upstreamCompleted else { return }
-                    extendDeadline(to: next)
-                }
+            if let (replaced, generation) = restart {
+                replaced?.cancel()
+                startTimer(generation: generation)
             }
             subscription.request(demand)
         }
@@ -335,15 +289,14 @@ extension Publishers.Timeout {
         @inlinable
         func cancel() {
             let (subscription, stopped, discarded) = lock.withLock {
-                () -> ((any Subscription)?, (any Cancellable)?, ContiguousArray<Event>) in
+                () -> ((any Subscription)?, (any Cancellable)?, ScheduledEventQueue<Event>) in
                 // A time-out that has not gone out yet does not go out after the cancel.
-                timeoutCompletion = nil
-                guard let subscription = status.subscription else { return (nil, nil, []) }
+                ownCompletion = nil
+                guard let subscription = status.subscription else { return (nil, nil, ScheduledEventQueue()) }
                 status = .terminal
-                timerArmed = false
-                var discarded = ContiguousArray<Event>()
-                swap(&discarded, &pending)
-                return (subscription, timer.take(), discarded)
+                timerGeneration += 1
+                released = 0
+                return (subscription, timer.take(), pending.removeAll())
             }
             // The undelivered values are released here, outside the lock.
             withExtendedLifetime(discarded) {}
@@ -353,131 +306,58 @@ extension Publishers.Timeout {
 
         // MARK: The clock
 
-        /// Arms the first timer, unless the stream already ended.
+        /// Schedules the timer of `generation`, `interval` from now, and keeps it unless it is stale
+        /// by then. The scheduler is asked in Combine's order: its time, its tolerance, the timer.
         @inlinable
-        func startTimer() {
-            let armed = lock.withLock { () -> (Time, Int)? in
-                guard status.isSubscribed, !upstreamCompleted, !timerArmed, let deadline else { return nil }
-                timerArmed = true
-                timerGeneration += 1
-                return (deadline, timerGeneration)
-            }
-            guard let (date, generation) = armed else { return }
-            schedule(at: date, generation: generation)
-        }
-
-        /// Schedules the timer of `generation` for `date` and keeps it, unless it is stale by then.
-        @inlinable
-        func schedule(at date: Time, generation: Int) {
+        func startTimer(generation: Int) {
             let cancellable = scheduler.schedule(
-                after: date, interval: interval, tolerance: scheduler.minimumTolerance, options: options
+                after: scheduler.now.advanced(by: interval), interval: interval,
+                tolerance: scheduler.minimumTolerance, options: options
             ) {
                 self.timerFired(generation: generation)
             }
             let stale = lock.withLock { () -> Bool in
-                guard timerArmed, timerGeneration == generation else { return true }
+                guard timerGeneration == generation, status.isSubscribed else { return true }
                 timer = cancellable
                 return false
             }
             if stale { cancellable.cancel() }
         }
 
-        /// The timer of `generation` fired: time out if the deadline has passed, or wait for it.
+        /// The timer of `generation` fired: unless it is stale, the time has run out.
         @inlinable
         func timerFired(generation: Int) {
-            let now = scheduler.now
-            let decision = lock.withLock { () -> TimerDecision in
-                guard timerArmed, timerGeneration == generation else { return .ignore }
-                guard status.isSubscribed, !upstreamCompleted, let deadline else {
-                    timerArmed = false
-                    return .stop(timer.take())
-                }
-                if now < deadline {
-                    timerGeneration += 1
-                    return .rearm(timer.take(), deadline, timerGeneration)
-                }
-                timerArmed = false
-                let subscription = status.subscription
+            let outcome = lock.withLock { () -> (any Subscription, (any Cancellable)?, ScheduledEventQueue<Event>)? in
+                precondition(
+                    settingUp != .current,
+                    "timeout(_:scheduler:) needs a scheduler that runs its timer later, not while it is set: "
+                        + "its timer fired during the subscription (ImmediateScheduler cannot be used)")
+                guard timerGeneration == generation, !upstreamCompleted, let subscription = status.subscription
+                else { return nil }
                 status = .terminal
-                var discarded = ContiguousArray<Event>()
-                swap(&discarded, &pending)
-                return .timeOut(timer.take(), subscription, discarded)
+                timerGeneration += 1
+                released = 0
+                return (subscription, timer.take(), pending.removeAll())
             }
-            switch decision {
-            case .ignore:
-                return
-            case .stop(let stopped):
-                stopped?.cancel()
-            case .rearm(let replaced, let date, let next):
-                replaced?.cancel()
-                schedule(at: date, generation: next)
-            case .timeOut(let stopped, let subscription, let discarded):
-                withExtendedLifetime(discarded) {}
-                stopped?.cancel()
-                subscription?.cancel()
-                timeOut()
-            }
-        }
-
-        /// Sends the timeout's completion downstream, now or right after the delivery under way.
-        @inlinable
-        func timeOut() {
+            guard let (subscription, stopped, discarded) = outcome else { return }
+            withExtendedLifetime(discarded) {}
+            stopped?.cancel()
+            subscription.cancel()
             let completion: Subscribers.Completion<Upstream.Failure> = customError.map { .failure($0()) } ?? .finished
-            let runNow = lock.withLock { () -> Bool in
-                timeoutCompletion = completion
-                guard !drainScheduled else { return false }
-                drainScheduled = true
+            let deliverNow = lock.withLock { () -> Bool in
+                ownCompletion = completion
+                guard !delivering else { return false }
+                delivering = true
                 return true
             }
-            if runNow { drain() }
+            if deliverNow { deliverReleased() }
         }
 
         // MARK: Delivery
 
-        /// What a drain does next.
-        @usableFromInline
-        enum DrainStep {
-            case deliver
-            case timedOut(Subscribers.Completion<Upstream.Failure>)
-            case yield
-            case stop
-        }
-
-        /// Delivers everything buffered, batch after batch, and the timeout's completion if the time
-        /// ran out.
-        ///
-        /// After `ScheduledDeliveryLimits.valuesPerHop` values it hands what is left to a new action,
-        /// so that a stream that never pauses does not keep the scheduler from its other work.
         @inlinable
-        func drain() {
-            var batch = ContiguousArray<Event>()
-            var delivered = 0
-            while true {
-                let step = lock.withLock { () -> DrainStep in
-                    if let completion = timeoutCompletion.take() { return .timedOut(completion) }
-                    guard status.isSubscribed, !pending.isEmpty else {
-                        drainScheduled = false
-                        if pending.capacity > ScheduledDeliveryLimits.retainedCapacity { pending = [] }
-                        return .stop
-                    }
-                    guard delivered < ScheduledDeliveryLimits.valuesPerHop else { return .yield }
-                    swap(&batch, &pending)
-                    return .deliver
-                }
-                switch step {
-                case .stop:
-                    return
-                case .yield:
-                    scheduler.schedule(options: options) { self.drain() }
-                    return
-                case .timedOut(let completion):
-                    downstream.receive(completion: completion)
-                case .deliver:
-                    delivered += batch.count
-                    deliver(batch)
-                    batch.removeAll(keepingCapacity: true)
-                }
-            }
+        func scheduleDelivery() {
+            scheduler.schedule(options: options) { self.deliverReleased() }
         }
 
         @usableFromInline

@@ -143,6 +143,21 @@ import Testing
         #expect(upstream.subscription.events == [.cancel])
     }
 
+    @Test func theClockIsNotReadOnceCancelledAsInCombine() {
+        let scheduler = CountingScheduler(DispatchQueue.test)
+        let upstream = TimeTestPublisher<Int, Never>()
+        let subscriber = TestSubscriber<Stride, Never>()
+        upstream.measureInterval(using: scheduler).subscribe(subscriber)
+        #expect(scheduler.nowCount == 1)
+        upstream.send(1)
+        #expect(scheduler.nowCount == 2)
+        subscriber.cancel()
+        upstream.send(2)
+        upstream.send(completion: .finished)
+        #expect(scheduler.nowCount == 2)
+        #expect(subscriber.values.count == 1)
+    }
+
     @Test func cancelFromWithinDeliveryStopsTheRest() {
         let scheduler = DispatchQueue.test
         let subject = PassthroughSubject<Int, Never>()

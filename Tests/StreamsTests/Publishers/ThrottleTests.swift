@@ -252,6 +252,42 @@ import Testing
 
     // MARK: Cancellation and lifetime
 
+    @Test func readsTheClockWhenCombineDoes() {
+        let scheduler = CountingScheduler(DispatchQueue.test)
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        subject.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(subscriber)
+        // Once as the operator's subscriber is made, once at the subscription.
+        #expect(scheduler.nowCount == 2)
+        subject.send(1)
+        #expect(scheduler.nowCount == 3)
+        // An element going out alone reads it again, to start the next window.
+        scheduler.base.advance()
+        #expect(scheduler.nowCount == 4)
+        subject.send(2)
+        subject.send(completion: .finished)
+        #expect(scheduler.nowCount == 6)
+        // An element going out with the completion does not.
+        scheduler.base.advance(by: .seconds(1))
+        #expect(subscriber.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+        #expect(scheduler.nowCount == 6)
+    }
+
+    @Test func theClockIsNotReadOnceCancelled() {
+        let scheduler = CountingScheduler(DispatchQueue.test)
+        let upstream = PacingUpstream<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(subscriber)
+        upstream.send(1)
+        subscriber.cancel()
+        let reads = scheduler.nowCount
+        scheduler.base.advance()
+        _ = upstream.send(2)
+        upstream.send(completion: .finished)
+        #expect(scheduler.nowCount == reads)
+        #expect(subscriber.events == [.subscription])
+    }
+
     @Test func cancellingDropsTheWaitingValueAndReachesUpstream() {
         let scheduler = DispatchQueue.test
         let upstream = PacingUpstream<Int, Never>()

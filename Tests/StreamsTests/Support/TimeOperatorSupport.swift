@@ -131,7 +131,7 @@ final class CountingScheduler<Base: Scheduler>: Scheduler, @unchecked Sendable {
 
     let base: Base
     private let lock = NSLock()
-    private var counts = (immediate: 0, delayed: 0, repeating: 0)
+    private var counts = (immediate: 0, delayed: 0, repeating: 0, now: 0)
 
     init(_ base: Base) {
         self.base = base
@@ -143,8 +143,13 @@ final class CountingScheduler<Base: Scheduler>: Scheduler, @unchecked Sendable {
     var delayedCount: Int { lock.withLock { counts.delayed } }
     /// How many repeating actions were scheduled.
     var repeatingCount: Int { lock.withLock { counts.repeating } }
+    /// How many times the clock was read.
+    var nowCount: Int { lock.withLock { counts.now } }
 
-    var now: SchedulerTimeType { base.now }
+    var now: SchedulerTimeType {
+        lock.withLock { counts.now += 1 }
+        return base.now
+    }
     var minimumTolerance: SchedulerTimeType.Stride { base.minimumTolerance }
 
     func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
@@ -314,12 +319,13 @@ func subscriptionOrderLog<P: Publisher>(_ publisher: P) -> [String] {
 
 /// Subscribes to what `makePublisher` builds on `marked`'s queue with a subscriber that, from within
 /// `receive(subscription:)`, requests everything and then waits until the queue has run everything
-/// scheduled on it so far. Returns how many values had arrived by the end of that call, and how many
-/// arrived in all; the second count is `nil` if the completion never came.
+/// scheduled on it so far. Returns how many values had arrived by the end of that call, how many
+/// arrived in all (`nil` if the completion never came), and how many arrived off the queue.
 func valuesDuringSubscription<P: Publisher>(
     on marked: TimeMarkedQueue, _ makePublisher: (DispatchQueue) -> P
-) -> (during: Int, total: Int?) {
+) -> (during: Int, total: Int?, offQueue: Int) {
     let received = TimeTestBox(0)
+    let offQueue = TimeTestBox(0)
     let during = TimeTestBox(-1)
     let done = DispatchSemaphore(value: 0)
     let subscriber = AnySubscriber<P.Output, P.Failure>(
@@ -332,10 +338,14 @@ func valuesDuringSubscription<P: Publisher>(
         },
         receiveValue: { _ in
             received.withValue { $0 += 1 }
+            if !marked.isCurrent { offQueue.withValue { $0 += 1 } }
             return .none
         },
-        receiveCompletion: { _ in done.signal() })
+        receiveCompletion: { _ in
+            if !marked.isCurrent { offQueue.withValue { $0 += 1 } }
+            done.signal()
+        })
     makePublisher(marked.queue).subscribe(subscriber)
     let completed = done.wait(timeout: timeTestDeadline()) == .success
-    return (during.value, completed ? received.value : nil)
+    return (during.value, completed ? received.value : nil, offQueue.value)
 }
