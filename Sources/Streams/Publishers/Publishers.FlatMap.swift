@@ -6,7 +6,9 @@ extension Publisher {
     /// publishers are republished, one at a time, as downstream demand allows. At most
     /// `maxPublishers` of them are subscribed to at once: this publisher asks upstream for that many
     /// elements, and for one more each time one of them finishes. It finishes when upstream and every
-    /// publisher it produced have finished, and fails with the first failure, cancelling the rest.
+    /// publisher it produced have finished, and fails with the first failure. Upstream's failure
+    /// cancels the new publishers; a new publisher's failure cancels the other new publishers and,
+    /// as in Combine, leaves upstream uncancelled.
     ///
     /// ```swift
     /// let cancellable = [1, 2, 3].publisher
@@ -17,7 +19,7 @@ extension Publisher {
     ///
     /// - Parameters:
     ///   - maxPublishers: Specifies the maximum number of concurrent publisher subscriptions, or
-    ///     ``Subscribers/Demand/unlimited`` if unspecified. It must be greater than zero.
+    ///     ``Subscribers/Demand/unlimited`` if unspecified.
     ///   - transform: A closure that takes an element as a parameter and returns a publisher that
     ///     produces elements of that type.
     /// - Returns: A publisher that transforms elements from an upstream publisher into a publisher of
@@ -36,7 +38,7 @@ extension Publisher {
     ///
     /// - Parameters:
     ///   - maxPublishers: Specifies the maximum number of concurrent publisher subscriptions, or
-    ///     ``Subscribers/Demand/unlimited`` if unspecified. It must be greater than zero.
+    ///     ``Subscribers/Demand/unlimited`` if unspecified.
     ///   - transform: A closure that takes an element as a parameter and returns a publisher that
     ///     produces elements of that type.
     /// - Returns: A publisher that transforms elements from an upstream publisher into a publisher of
@@ -59,7 +61,7 @@ extension Publisher where Failure == Never {
     ///
     /// - Parameters:
     ///   - maxPublishers: Specifies the maximum number of concurrent publisher subscriptions, or
-    ///     ``Subscribers/Demand/unlimited`` if unspecified. It must be greater than zero.
+    ///     ``Subscribers/Demand/unlimited`` if unspecified.
     ///   - transform: A closure that takes an element as a parameter and returns a publisher that
     ///     produces elements of that type.
     /// - Returns: A publisher that transforms elements from an upstream publisher into a publisher of
@@ -76,7 +78,7 @@ extension Publisher where Failure == Never {
     ///
     /// - Parameters:
     ///   - maxPublishers: Specifies the maximum number of concurrent publisher subscriptions, or
-    ///     ``Subscribers/Demand/unlimited`` if unspecified. It must be greater than zero.
+    ///     ``Subscribers/Demand/unlimited`` if unspecified.
     ///   - transform: A closure that takes an element as a parameter and returns a publisher that
     ///     produces elements of that type.
     /// - Returns: A publisher that transforms elements from an upstream publisher into a publisher of
@@ -146,10 +148,12 @@ extension Publishers.FlatMap {
     /// All state lives under `lock`. Values reach downstream one at a time, from whichever thread
     /// holds the emitting turn (`turn`, a ``DeliveryTurn``, with the rules given there): a value that
     /// a new publisher sends from another thread while one thread emits waits for the turn and then
-    /// goes down on its own thread, so its `send` returns after delivery; a value that arrives on the
-    /// emitting thread itself, or while downstream has no demand, waits in `buffer`, and the emitting
-    /// thread drains it without holding the lock. Completion and failure go through the same turn,
-    /// so downstream is never called concurrently.
+    /// goes down on its own thread, so its `send` returns after delivery. A value that arrives on the
+    /// emitting thread itself, from inside a call to downstream, goes down at once, nested in that
+    /// call, as in Combine (unless older values are buffered, or the emitting thread is asking a new
+    /// publisher for more). Any other value that cannot go down yet, for want of demand, waits in
+    /// `buffer`, and the emitting thread drains it without holding the lock. Completion and failure
+    /// go through the same turn, so downstream is never called from two threads at once.
     ///
     /// Each new publisher is asked for one value at a time (one more for each of its values that goes
     /// down), or for unlimited values once downstream's demand is unlimited.
