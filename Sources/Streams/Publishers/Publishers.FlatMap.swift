@@ -403,8 +403,10 @@ extension Publishers.FlatMap {
         /// in the middle of the call to downstream this thread is making, or buffer it.
         ///
         /// As in Combine, a value is delivered whenever there is demand, even from a publisher that
-        /// has finished or after the stream has completed; only cancellation stops values. Call with
-        /// `lock` held.
+        /// has finished. Once the stream has ended, only a value sent from inside the call that ends
+        /// it (on the same thread) still goes down, as in Combine; values from other threads racing
+        /// the end are dropped, so downstream sees nothing after the completion it has returned from.
+        /// Call with `lock` held.
         @inlinable
         func arriveLocked(
             _ input: NewPublisher.Output, index: Int, thread: ThreadIdentity, holdingTurn: Bool
@@ -415,6 +417,7 @@ extension Publishers.FlatMap {
                 demand -= 1
                 return .nested(unlimited: unlimited)
             }
+            guard !isTerminal else { return .drop }
             let mayEmit = holdingTurn || !turn.isHeld
             if mayEmit, buffer.isEmpty, demand > 0 {
                 if !holdingTurn { turn.take(by: thread) }
@@ -422,8 +425,6 @@ extension Publishers.FlatMap {
                 demand -= 1
                 return .deliver(unlimited: unlimited)
             }
-            // Values that could not go down before the end are never delivered.
-            guard !isTerminal else { return .drop }
             buffer.append((index, input))
             guard mayEmit, demand > 0 else { return .buffered }
             if !holdingTurn { turn.take(by: thread) }
