@@ -6,7 +6,9 @@ extension Publisher {
     /// publishers are republished, one at a time, as downstream demand allows. At most
     /// `maxPublishers` of them are subscribed to at once: this publisher asks upstream for that many
     /// elements, and for one more each time one of them finishes. It finishes when upstream and every
-    /// publisher it produced have finished, and fails with the first failure, cancelling the rest.
+    /// publisher it produced have finished, and fails with the first failure. Upstream's failure
+    /// cancels the new publishers; a new publisher's failure cancels the other new publishers and,
+    /// as in Combine, leaves upstream uncancelled.
     ///
     /// ```swift
     /// let cancellable = [1, 2, 3].publisher
@@ -17,7 +19,7 @@ extension Publisher {
     ///
     /// - Parameters:
     ///   - maxPublishers: Specifies the maximum number of concurrent publisher subscriptions, or
-    ///     ``Subscribers/Demand/unlimited`` if unspecified. It must be greater than zero.
+    ///     ``Subscribers/Demand/unlimited`` if unspecified.
     ///   - transform: A closure that takes an element as a parameter and returns a publisher that
     ///     produces elements of that type.
     /// - Returns: A publisher that transforms elements from an upstream publisher into a publisher of
@@ -36,7 +38,7 @@ extension Publisher {
     ///
     /// - Parameters:
     ///   - maxPublishers: Specifies the maximum number of concurrent publisher subscriptions, or
-    ///     ``Subscribers/Demand/unlimited`` if unspecified. It must be greater than zero.
+    ///     ``Subscribers/Demand/unlimited`` if unspecified.
     ///   - transform: A closure that takes an element as a parameter and returns a publisher that
     ///     produces elements of that type.
     /// - Returns: A publisher that transforms elements from an upstream publisher into a publisher of
@@ -59,7 +61,7 @@ extension Publisher where Failure == Never {
     ///
     /// - Parameters:
     ///   - maxPublishers: Specifies the maximum number of concurrent publisher subscriptions, or
-    ///     ``Subscribers/Demand/unlimited`` if unspecified. It must be greater than zero.
+    ///     ``Subscribers/Demand/unlimited`` if unspecified.
     ///   - transform: A closure that takes an element as a parameter and returns a publisher that
     ///     produces elements of that type.
     /// - Returns: A publisher that transforms elements from an upstream publisher into a publisher of
@@ -76,7 +78,7 @@ extension Publisher where Failure == Never {
     ///
     /// - Parameters:
     ///   - maxPublishers: Specifies the maximum number of concurrent publisher subscriptions, or
-    ///     ``Subscribers/Demand/unlimited`` if unspecified. It must be greater than zero.
+    ///     ``Subscribers/Demand/unlimited`` if unspecified.
     ///   - transform: A closure that takes an element as a parameter and returns a publisher that
     ///     produces elements of that type.
     /// - Returns: A publisher that transforms elements from an upstream publisher into a publisher of
@@ -115,8 +117,8 @@ extension Publishers {
         ///
         /// - Parameters:
         ///   - upstream: The publisher from which this publisher receives elements.
-        ///   - maxPublishers: The maximum number of concurrent publisher subscriptions; it must be
-        ///     greater than zero.
+        ///   - maxPublishers: The maximum number of concurrent publisher subscriptions. As in Combine,
+        ///     it is asked of upstream as it is, even when it is ``Subscribers/Demand/none``.
         ///   - transform: A closure that takes an element as a parameter and returns a publisher that
         ///     produces elements of that type.
         @inlinable
@@ -124,9 +126,6 @@ extension Publishers {
             upstream: Upstream, maxPublishers: Subscribers.Demand,
             transform: @escaping (Upstream.Output) -> NewPublisher
         ) {
-            precondition(
-                maxPublishers > 0, "flatMap(maxPublishers:) needs room for at least one publisher, got \(maxPublishers)"
-            )
             self.upstream = upstream
             self.maxPublishers = maxPublishers
             self.transform = transform
@@ -149,10 +148,12 @@ extension Publishers.FlatMap {
     /// All state lives under `lock`. Values reach downstream one at a time, from whichever thread
     /// holds the emitting turn (`turn`, a ``DeliveryTurn``, with the rules given there): a value that
     /// a new publisher sends from another thread while one thread emits waits for the turn and then
-    /// goes down on its own thread, so its `send` returns after delivery; a value that arrives on the
-    /// emitting thread itself, or while downstream has no demand, waits in `buffer`, and the emitting
-    /// thread drains it without holding the lock. Completion and failure go through the same turn,
-    /// so downstream is never called concurrently.
+    /// goes down on its own thread, so its `send` returns after delivery. A value that arrives on the
+    /// emitting thread itself, from inside a call to downstream, goes down at once, nested in that
+    /// call, as in Combine (unless older values are buffered, or the emitting thread is asking a new
+    /// publisher for more). Any other value that cannot go down yet, for want of demand, waits in
+    /// `buffer`, and the emitting thread drains it without holding the lock. Completion and failure
+    /// go through the same turn, so downstream is never called from two threads at once.
     ///
     /// Each new publisher is asked for one value at a time (one more for each of its values that goes
     /// down), or for unlimited values once downstream's demand is unlimited.
@@ -205,6 +206,9 @@ extension Publishers.FlatMap {
             case drain
             /// Another thread is emitting: wait for the turn.
             case wait
+            /// This thread is emitting and is inside a call to downstream: deliver it there and then,
+            /// as Combine does; the flag says downstream's demand is unlimited.
+            case nested(unlimited: Bool)
         }
 
         @usableFromInline
@@ -256,6 +260,21 @@ extension Publishers.FlatMap {
         @usableFromInline
         var pendingFailure: Upstream.Failure?
 
+        /// Guarded by `lock`: downstream cancelled. Unlike a completion, this stops the values that
+        /// new publishers still send.
+        @usableFromInline
+        var isCancelled = false
+
+        /// Guarded by `lock`: the emitting thread is asking a new publisher for one more value, so a
+        /// value that publisher sends back meanwhile is buffered rather than delivered in the middle.
+        @usableFromInline
+        var isRequestingFromChild = false
+
+        /// Guarded by `lock`: upstream's failure is cancelling the new publishers' subscriptions.
+        /// Upstream calling again meanwhile is a re-entrant call Combine cannot survive.
+        @usableFromInline
+        var isCancellingForUpstreamFailure = false
+
         @inlinable
         init(
             downstream: Downstream, maxPublishers: Subscribers.Demand,
@@ -285,6 +304,7 @@ extension Publishers.FlatMap {
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             let index = lock.withLock { () -> Int? in
+                checkNotReenteredDuringUpstreamFailureLocked()
                 guard !isTerminal, upstreamStatus.subscription != nil else { return nil }
                 let index = nextChildIndex
                 nextChildIndex += 1
@@ -296,21 +316,35 @@ extension Publishers.FlatMap {
             return .none
         }
 
+        /// Forwards the completion, even one that arrives before the subscription, as Combine does.
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             switch completion {
             case .finished:
                 let live = lock.withLock { () -> Bool in
-                    guard upstreamStatus.subscription != nil else { return false }
+                    checkNotReenteredDuringUpstreamFailureLocked()
                     upstreamStatus = .terminal
                     upstreamFinished = true
                     return !isTerminal
                 }
                 if live { drainIfIdle() }
             case .failure(let error):
-                let live = lock.withLock { upstreamStatus.subscription != nil }
+                let live = lock.withLock { () -> Bool in
+                    checkNotReenteredDuringUpstreamFailureLocked()
+                    return !isTerminal
+                }
                 if live { fail(error, sparing: nil) }
             }
+        }
+
+        /// Stops the program when upstream calls again while its failure is cancelling the new
+        /// publishers: Combine stops there too. Call with `lock` held.
+        @inlinable
+        func checkNotReenteredDuringUpstreamFailureLocked() {
+            precondition(
+                !isCancellingForUpstreamFailure,
+                "FlatMap's upstream sent an event while its failure was still cancelling the new publishers"
+            )
         }
 
         // MARK: New publishers
@@ -333,7 +367,7 @@ extension Publishers.FlatMap {
         func childReceive(_ input: NewPublisher.Output, index: Int) -> Subscribers.Demand {
             let thread = ThreadIdentity.current
             let arrival = lock.withLock { () -> Arrival in
-                guard !isTerminal, children[index]?.subscription != nil else { return .drop }
+                guard !isCancelled else { return .drop }
                 if turn.isHeld && turn.holder != thread { return .wait }
                 return arriveLocked(input, index: index, thread: thread, holdingTurn: false)
             }
@@ -357,16 +391,33 @@ extension Publishers.FlatMap {
                 return .none
             case .wait:
                 return receiveAfterWaiting(input, index: index, thread: thread)
+            case .nested(let unlimited):
+                let more = downstream.receive(input)
+                if more > 0 { lock.withLock { demand += more } }
+                return unlimited ? .none : .max(1)
             }
         }
 
         /// What to do with a value from a new publisher, when no other thread holds the turn: take
-        /// the turn if it is free (or use it, when `holdingTurn`) and deliver the value, or buffer it.
+        /// the turn if it is free (or use it, when `holdingTurn`) and deliver the value, deliver it
+        /// in the middle of the call to downstream this thread is making, or buffer it.
+        ///
+        /// As in Combine, a value is delivered whenever there is demand, even from a publisher that
+        /// has finished. Once the stream has ended, only a value sent from inside the call that ends
+        /// it (on the same thread) still goes down, as in Combine; values from other threads racing
+        /// the end are dropped, so downstream sees nothing after the completion it has returned from.
         /// Call with `lock` held.
         @inlinable
         func arriveLocked(
             _ input: NewPublisher.Output, index: Int, thread: ThreadIdentity, holdingTurn: Bool
         ) -> Arrival {
+            let reentrant = !holdingTurn && turn.isHeld
+            if reentrant, !isRequestingFromChild, buffer.isEmpty, demand > 0 {
+                let unlimited = demand == .unlimited
+                demand -= 1
+                return .nested(unlimited: unlimited)
+            }
+            guard !isTerminal else { return .drop }
             let mayEmit = holdingTurn || !turn.isHeld
             if mayEmit, buffer.isEmpty, demand > 0 {
                 if !holdingTurn { turn.take(by: thread) }
@@ -388,7 +439,7 @@ extension Publishers.FlatMap {
         {
             awaitTurn(lock: lock) { turn.attempt(by: thread, mayPark: $0) }
             let arrival = lock.withLock { () -> Arrival in
-                guard !isTerminal, children[index]?.subscription != nil else { return .drop }
+                guard !isCancelled else { return .drop }
                 return arriveLocked(input, index: index, thread: thread, holdingTurn: true)
             }
             let more = receive(input, index: index, arrival: arrival, thread: thread)
@@ -397,7 +448,7 @@ extension Publishers.FlatMap {
                 // Still holding the turn: deliver what demand that arrived meanwhile allows, then
                 // give the turn up.
                 drain(adding: .none)
-            case .deliver, .drain, .wait:
+            case .deliver, .drain, .wait, .nested:
                 break
             }
             return more
@@ -407,8 +458,11 @@ extension Publishers.FlatMap {
         func childReceive(completion: Subscribers.Completion<NewPublisher.Failure>, index: Int) {
             switch completion {
             case .finished:
+                // As in Combine, every completion asks upstream for one more publisher, even a
+                // repeated one.
                 let next = lock.withLock { () -> (any Subscription)?? in
-                    guard !isTerminal, children.removeValue(forKey: index) != nil else { return nil }
+                    guard !isTerminal else { return nil }
+                    children.removeValue(forKey: index)
                     guard maxPublishers != .unlimited else { return .some(nil) }
                     return .some(upstreamStatus.subscription)
                 }
@@ -423,8 +477,11 @@ extension Publishers.FlatMap {
 
         // MARK: Delivery
 
-        /// Ends the stream with a failure: cancels every other subscription and delivers the failure,
-        /// or leaves it to the emitting thread.
+        /// Ends the stream with a failure: cancels the other new publishers' subscriptions and
+        /// delivers the failure, or leaves it to the emitting thread.
+        ///
+        /// As in Combine, a new publisher's failure does not cancel upstream: its subscription is
+        /// only let go, and its later values are ignored.
         @inlinable
         func fail(_ error: Upstream.Failure, sparing failedChild: Int?) {
             let ended = lock.withLock { () -> (cancel: [any Subscription], released: Any, deliver: Bool)? in
@@ -434,8 +491,8 @@ extension Publishers.FlatMap {
                 for (index, child) in children where index != failedChild {
                     if let subscription = child.subscription { cancel.append(subscription) }
                 }
-                if failedChild != nil, let upstream = upstreamStatus.subscription { cancel.append(upstream) }
-                let released: Any = (children, buffer)
+                if failedChild == nil, !cancel.isEmpty { isCancellingForUpstreamFailure = true }
+                let released: Any = (children, buffer, upstreamStatus)
                 children = [:]
                 buffer = FlatMapQueue()
                 upstreamStatus = .terminal
@@ -447,7 +504,10 @@ extension Publishers.FlatMap {
                 return (cancel, released, true)
             }
             guard let ended else { return }
-            for subscription in ended.cancel { subscription.cancel() }
+            if !ended.cancel.isEmpty {
+                for subscription in ended.cancel { subscription.cancel() }
+                if failedChild == nil { lock.withLock { isCancellingForUpstreamFailure = false } }
+            }
             withExtendedLifetime(ended.released) {}
             if ended.deliver {
                 downstream.receive(completion: .failure(error))
@@ -481,6 +541,7 @@ extension Publishers.FlatMap {
                 let added = more
                 more = .none
                 let step = lock.withLock { () -> Step in
+                    isRequestingFromChild = false
                     if isTerminal {
                         if let failure = pendingFailure.take() { return .fail(failure) }
                         return .stop(turn.release())
@@ -489,6 +550,7 @@ extension Publishers.FlatMap {
                     if demand > 0, let (child, value) = buffer.popFirst() {
                         demand -= 1
                         let source = demand == .unlimited ? nil : children[child]?.subscription
+                        isRequestingFromChild = source != nil
                         return .deliver(value, source)
                     }
                     if upstreamFinished, children.isEmpty, buffer.isEmpty {
@@ -540,6 +602,7 @@ extension Publishers.FlatMap {
         @inlinable
         func cancel() {
             let ended = lock.withLock { () -> (cancel: [any Subscription], released: Any)? in
+                isCancelled = true
                 guard !isTerminal else { return nil }
                 isTerminal = true
                 var cancel = children.values.compactMap(\.subscription)

@@ -150,7 +150,7 @@ import Testing
         #expect(depth.overlaps == 0)
     }
 
-    @Test func childValueSentDuringDeliveryWaitsItsTurn() {
+    @Test func childValueSentDuringDeliveryIsDeliveredInsideIt() {
         let upstream = PassthroughSubject<PassthroughSubject<Int, Never>, Never>()
         let first = PassthroughSubject<Int, Never>()
         let second = PassthroughSubject<Int, Never>()
@@ -169,8 +169,29 @@ import Testing
         upstream.send(second)
         first.send(1)
         #expect(subscriber.values == [1, 2])
-        #expect(order == ["begin 1", "end 1", "begin 2", "end 2"])
-        #expect(depth.overlaps == 0)
+        // As in Combine, a value sent from inside a delivery on the same thread goes down at once.
+        #expect(order == ["begin 1", "begin 2", "end 2", "end 1"])
+        #expect(depth.overlaps == 1)
+    }
+
+    @Test func childValueSentDuringDeliveryReturnsItsDemandInsteadOfRequesting() {
+        let upstream = FlowPublisher<FlowPublisher<Int, Never>, Never>()
+        let first = FlowPublisher<Int, Never>()
+        let second = FlowPublisher<Int, Never>()
+        var returned: [Subscribers.Demand] = []
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
+        subscriber.onReceiveValue { value in
+            if value == 1 { returned.append(second.send(2)) }
+        }
+        upstream.flatMap { $0 }.subscribe(subscriber)
+        upstream.send(first)
+        upstream.send(second)
+        #expect(first.send(1) == .max(1))
+        #expect(returned == [.max(1)])
+        #expect(subscriber.values == [1, 2])
+        #expect(upstream.subscription?.history == [.requested(.unlimited)])
+        #expect(first.subscription?.history == [.requested(.max(1))])
+        #expect(second.subscription?.history == [.requested(.max(1))])
     }
 
     // MARK: Completion
@@ -225,7 +246,7 @@ import Testing
 
     // MARK: Failure
 
-    @Test func childFailureCancelsEverythingElse() {
+    @Test func childFailureCancelsTheOtherChildrenButNotUpstream() {
         let upstream = FlowPublisher<FlowPublisher<Int, FlowError>, FlowError>()
         let first = FlowPublisher<Int, FlowError>()
         let failing = FlowPublisher<Int, FlowError>()
@@ -239,10 +260,103 @@ import Testing
         #expect(first.subscription?.history == [.requested(.unlimited), .cancelled])
         #expect(failing.subscription?.history == [.requested(.unlimited)])
         #expect(third.subscription?.history == [.requested(.unlimited), .cancelled])
-        #expect(upstream.subscription?.history == [.requested(.unlimited), .cancelled])
+        // As in Combine, upstream is let go but not cancelled; what it sends next is ignored.
+        #expect(upstream.subscription?.history == [.requested(.unlimited)])
+        let late = FlowPublisher<Int, FlowError>()
+        #expect(upstream.send(late) == .none)
+        #expect(late.subscribeCount == 0)
         third.send(completion: .failure(FlowError(5)))
-        #expect(first.send(1) == Subscribers.Demand.none)
         #expect(subscriber.events == [.subscription, .completion(.failure(FlowError(4)))])
+        // A value sent after the failure has been delivered is dropped.
+        #expect(first.send(1) == .none)
+        #expect(subscriber.events == [.subscription, .completion(.failure(FlowError(4)))])
+    }
+
+    @Test func valueSentFromInsideTheFailureGoesDownWhenThereIsDemand() {
+        let upstream = FlowPublisher<FlowPublisher<Int, FlowError>, FlowError>()
+        let child = FlowPublisher<Int, FlowError>()
+        var events: [String] = []
+        var subscription: (any Subscription)?
+        let subscriber = AnySubscriber<Int, FlowError>(
+            receiveSubscription: { subscription = $0 },
+            receiveValue: { value in
+                events.append("value \(value)")
+                return .none
+            },
+            receiveCompletion: { _ in
+                events.append("failure")
+                child.send(1)
+            })
+        upstream.flatMap(maxPublishers: .max(1)) { $0 }.subscribe(subscriber)
+        upstream.send(child)
+        subscription?.request(.max(5))
+        child.send(completion: .failure(FlowError(1)))
+        #expect(events == ["failure", "value 1"])
+        #expect(upstream.subscription?.history == [.requested(.max(1))])
+        #expect(child.subscription?.history == [.requested(.max(1))])
+    }
+
+    @Test func valueFromAFinishedChildStillGoesDown() {
+        let upstream = FlowPublisher<FlowPublisher<Int, Never>, Never>()
+        let first = FlowPublisher<Int, Never>()
+        let second = FlowPublisher<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        upstream.flatMap { $0 }.subscribe(subscriber)
+        upstream.send(first)
+        upstream.send(second)
+        upstream.send(completion: .finished)
+        first.send(1)
+        first.send(completion: .finished)
+        #expect(first.send(2) == .none)
+        second.send(completion: .finished)
+        #expect(subscriber.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+    }
+
+    @Test func everyChildCompletionAsksUpstreamForOneMorePublisher() {
+        let upstream = FlowPublisher<FlowPublisher<Int, Never>, Never>()
+        let child = FlowPublisher<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+        upstream.flatMap(maxPublishers: .max(1)) { $0 }.subscribe(subscriber)
+        var depth = 3
+        upstream.subscription?.onRequest { _ in
+            guard depth > 0 else { return }
+            depth -= 1
+            child.send(completion: .finished)
+        }
+        upstream.send(child)
+        child.send(completion: .finished)
+        #expect(upstream.subscription?.history == Array(repeating: .requested(.max(1)), count: 5))
+        #expect(subscriber.events == [.subscription])
+    }
+
+    @Test func completionBeforeTheSubscriptionIsPassedOn() {
+        let subscriber = TestSubscriber<Int, Never>()
+        let flatMap = FlowClosurePublisher<Int, Never> { $0.receive(completion: .finished) }
+            .flatMap { Just($0) }
+        flatMap.subscribe(subscriber)
+        #expect(subscriber.events == [.subscription, .completion(.finished)])
+    }
+
+    @Test func subscriptionGoesDownBeforeSubscribingUpstreamAndNoPublishersAreAskedAsGiven() {
+        let upstream = FlowPublisher<FlowPublisher<Int, Never>, Never>()
+        var upstreamSubscribedFirst = false
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+        upstream.onSubscribe { upstreamSubscribedFirst = subscriber.subscriptionCount == 0 }
+        upstream.flatMap(maxPublishers: .none) { $0 }.subscribe(subscriber)
+        #expect(!upstreamSubscribedFirst)
+        #expect(upstream.subscription?.history == [.requested(.none)])
+    }
+
+    @Test func upstreamCallingFromInsideTheCancellationItsFailureCausesIsAProgrammerError() async {
+        await #expect(processExitsWith: .failure) {
+            let upstream = FlowPublisher<FlowPublisher<Int, FlowError>, FlowError>()
+            let child = FlowPublisher<Int, FlowError>()
+            let subscriber = TestSubscriber<Int, FlowError>()
+            upstream.flatMap { $0 }.subscribe(subscriber)
+            upstream.send(child)
+            child.subscription?.onCancel { upstream.send(completion: .failure(FlowError(2))) }
+            upstream.send(completion: .failure(FlowError(1)))
+        }
     }
 
     @Test func upstreamFailureCancelsChildrenAndDropsBufferedValues() {
@@ -435,12 +549,6 @@ import Testing
         #expect(subscriber.subscription.map { String(describing: $0) } == "FlatMap")
         #expect(upstream.subscriberDescription == "FlatMap")
         #expect(child.subscriberDescription == "FlatMap")
-    }
-
-    @Test func zeroMaxPublishersIsAProgrammerError() async {
-        await #expect(processExitsWith: .failure) {
-            _ = [1].publisher.flatMap(maxPublishers: .none) { Just($0) }
-        }
     }
 
     @Test func releasesTheTransformAndSubscriberAfterCancel() {
