@@ -74,9 +74,9 @@ final class SubjectSubscriber<Target: Subject>: Subscriber, Subscription, Custom
 
     @inlinable
     func receive(completion: Subscribers.Completion<Target.Failure>) {
+        // As in Combine, a completion before the subscription, or after the end, is ignored.
         let subject = lock.withLock { () -> Target? in
-            guard !status.isTerminal else { return nil }
-            status = .terminal
+            guard status.complete() else { return nil }
             defer { self.subject = nil }
             return self.subject
         }

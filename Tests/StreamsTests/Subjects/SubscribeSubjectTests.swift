@@ -12,6 +12,25 @@ import Testing
         _ = connection
     }
 
+    @Test func aCompletionBeforeTheSubscriptionIsIgnored() {
+        let upstream = EarlyEventUpstream<Int, Never>()
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>()
+        subject.subscribe(subscriber)
+        let connection = upstream.subscribe(subject)
+        upstream.send(completion: .finished)
+        #expect(subscriber.events == [.subscription])
+
+        // The connection still takes its subscription and forwards what follows.
+        let subscription = PacingSubscription()
+        upstream.send(subscription: subscription)
+        upstream.send(4)
+        upstream.send(completion: .finished)
+        #expect(subscriber.events == [.subscription, .value(4), .completion(.finished)])
+        #expect(subscription.events == [.requested(.unlimited)])
+        _ = connection
+    }
+
     @Test func cancellingTheConnectionStopsForwarding() {
         let upstream = PassthroughSubject<Int, Never>()
         let subject = CurrentValueSubject<Int, Never>(0)
