@@ -150,7 +150,8 @@ import Testing
         let subscription = try #require(subscriber.subscription)
         #expect(String(describing: subscription) == "Multicast")
         #expect((subscription as? any CustomReflectable)?.customMirror.children.isEmpty == true)
-        #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Multicast")
+        let playground = (subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription
+        #expect(playground as? String == "Multicast")
     }
 
     // MARK: Concurrency and memory
