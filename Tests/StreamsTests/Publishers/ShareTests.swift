@@ -130,6 +130,21 @@ private final class CountingUpstream: Publisher, Sendable {
         #expect(third.values == [2])
     }
 
+    @Test func aSubscriberAttachingFromInsideTheFirstJoinsItsConnection() {
+        let upstream = CountingUpstream()
+        let shared = upstream.share()
+        let inner = TestSubscriber<Int, PacingError>()
+        let outer = AnySubscriber<Int, PacingError>(
+            receiveSubscription: { subscription in
+                shared.subscribe(inner)
+                subscription.request(.unlimited)
+            }, receiveValue: { _ in .none }, receiveCompletion: { _ in })
+        shared.subscribe(outer)
+        upstream.subject.send(1)
+        #expect(upstream.subscriptions == 1)
+        #expect(inner.values == [1])
+    }
+
     @Test func theSubscriptionDescribesItselfAsMulticast() throws {
         let shared = PassthroughSubject<Int, Never>().share()
         let subscriber = TestSubscriber<Int, Never>()
