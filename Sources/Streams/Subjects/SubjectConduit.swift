@@ -100,11 +100,15 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
         deliverValue: @escaping ValueDelivery, deliverCompletion: @escaping CompletionDelivery,
         cancellation: @escaping Cancellation
     ) {
+        // Everything is read from the subject before it is stored: reading it after the store led
+        // the optimizer to pass the arguments borrowed, adding a retain and release per subscription.
+        let kind = broadcaster.kind
+        let keepsCurrentValue = broadcaster.keepsCurrentValue
+        self.kind = kind
+        self.keepsCurrentValue = keepsCurrentValue
+        deliversFreely = AtomicFlag(kind == .observableObject)
+        owesCurrentValue = keepsCurrentValue
         self.broadcaster = broadcaster
-        keepsCurrentValue = broadcaster.keepsCurrentValue
-        kind = broadcaster.kind
-        deliversFreely = AtomicFlag(broadcaster.kind == .observableObject)
-        owesCurrentValue = broadcaster.keepsCurrentValue
         downstreamStorage = Unmanaged.passRetained(downstream).toOpaque()
         self.deliverValue = deliverValue
         self.deliverCompletion = deliverCompletion
@@ -153,23 +157,39 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
     @inlinable
     final func addDemand(_ more: Subscribers.Demand) {
         if hasUnlimitedDemand.value { return }
-        var acknowledging: SubjectBroadcaster<Output, Failure>?
-        let owed = lock.withLock { () -> Bool in
-            guard let broadcaster else { return false }
-            if kind == .passthrough, !broadcaster.hasDownstreamDemand.value { acknowledging = broadcaster }
+        let outcome = lock.withLock { () -> DemandOutcome in
+            // Reads through the optional rather than binding it: binding would retain the subject
+            // on every request, while only a passthrough subject's first demand needs it.
+            guard broadcaster != nil else { return .none }
+            let acknowledges = kind == .passthrough && broadcaster?.hasDownstreamDemand.value == false
             demand += more
             if demand == .unlimited {
                 hasUnlimitedDemand.set(true)
                 if !owesCurrentValue { deliversFreely.set(true) }
             }
-            guard owesCurrentValue, !currentValueQueued else { return false }
+            guard owesCurrentValue, !currentValueQueued else {
+                return acknowledges ? .acknowledge(broadcaster.unsafelyUnwrapped) : .none
+            }
             currentValueQueued = true
-            return true
+            return .sendCurrentValue
         }
-        acknowledging?.acknowledgeDownstreamDemand()
-        if owed, let broadcaster = lock.withLock({ broadcaster }) {
-            broadcaster.sendCurrentValue(to: self)
+        switch outcome {
+        case .none: return
+        case .acknowledge(let broadcaster): broadcaster.acknowledgeDownstreamDemand()
+        case .sendCurrentValue:
+            if let broadcaster = lock.withLock({ broadcaster }) { broadcaster.sendCurrentValue(to: self) }
         }
+    }
+
+    /// What `addDemand` does once the demand is recorded.
+    @usableFromInline
+    enum DemandOutcome {
+        /// Nothing more.
+        case none
+        /// Tell the passthrough subject of its first demand.
+        case acknowledge(SubjectBroadcaster<Output, Failure>)
+        /// Deliver the current value the subscriber is owed.
+        case sendCurrentValue
     }
 
     @inlinable

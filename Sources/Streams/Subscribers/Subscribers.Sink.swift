@@ -102,15 +102,27 @@ extension Subscribers {
             }
         }
 
-        /// Ends the sink: returns its closures and its former status, moved out rather than copied.
-        /// Call with `lock` held.
-        /// Takes the closures and the subscription if the sink is subscribed; otherwise takes nothing.
+        /// Ends the sink if it is subscribed: returns its closures and its subscription, moved out
+        /// rather than copied; otherwise takes nothing. Call with `lock` held.
         @inlinable
         func takeEverythingIfSubscribedLocked() -> (Handlers?, SubscriptionStatus) {
-            guard status.isSubscribed else { return (nil, .terminal) }
-            return takeEverythingLocked()
+            // The status is moved out and consumed by the switch: testing the stored property, or a
+            // copy of it, would retain and release the subscription on every cancel.
+            var status = SubscriptionStatus.terminal
+            swap(&status, &self.status)
+            switch consume status {
+            case .subscribed(let subscription):
+                var handlers: Handlers? = nil
+                swap(&handlers, &self.handlers)
+                return (handlers, .subscribed(subscription))
+            case let other:
+                self.status = other
+                return (nil, .terminal)
+            }
         }
 
+        /// Ends the sink: returns its closures and its former status, moved out rather than copied.
+        /// Call with `lock` held.
         @inlinable
         func takeEverythingLocked() -> (Handlers?, SubscriptionStatus) {
             var handlers: Handlers? = nil
@@ -144,9 +156,10 @@ extension Subscribers {
         @inlinable
         public func cancel() {
             let (handlers, status) = lock.withLock { takeEverythingIfSubscribedLocked() }
-            withExtendedLifetime(handlers) {
-                if case .subscribed(let subscription) = status { subscription.cancel() }
-            }
+            // The status is consumed, so the subscription is moved out of it rather than copied. The
+            // closures are released only after the cancellation.
+            if case .subscribed(let subscription) = consume status { subscription.cancel() }
+            withExtendedLifetime(handlers) {}
         }
 
         /// `Sink`, as Combine names it.
