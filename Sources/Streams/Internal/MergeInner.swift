@@ -88,6 +88,11 @@ final class MergeInner<Downstream: Subscriber>: Subscription, CustomStringConver
     @usableFromInline
     var finishedCount = 0
 
+    /// Guarded by `lock`: how many slots hold a waiting value, so that delivery looks through the
+    /// slots only when one does.
+    @usableFromInline
+    var waitingCount = 0
+
     /// Guarded by `lock`: downstream's outstanding demand.
     @usableFromInline
     var demand = Subscribers.Demand.none
@@ -170,6 +175,7 @@ final class MergeInner<Downstream: Subscriber>: Subscription, CustomStringConver
         if !holdingTurn, turn.isHeld, turn.holder != thread { return .wait }
         guard demand > 0 else {
             // As in Combine, a value beyond what was asked replaces the one waiting.
+            if slots[index].waiting == nil { waitingCount += 1 }
             slots[index].waiting = input
             return .waiting
         }
@@ -213,6 +219,7 @@ final class MergeInner<Downstream: Subscriber>: Subscription, CustomStringConver
             }
             let released = slots
             slots = []
+            waitingCount = 0
             guard !turn.isHeld else {
                 pendingFailure = error
                 return (cancel, released, false)
@@ -251,14 +258,18 @@ final class MergeInner<Downstream: Subscriber>: Subscription, CustomStringConver
                     return .stop(turn.release())
                 }
                 if added > 0 { demand += added }
-                if demand > 0, let index = slots.firstIndex(where: { $0.waiting != nil }) {
-                    let value = slots[index].waiting.take()!
-                    if demand != .unlimited { demand -= 1 }
-                    return .deliver(value, demand == .unlimited ? nil : slots[index].subscription)
-                }
-                if finishedCount == slots.count {
+                if waitingCount > 0 {
+                    if demand > 0, let index = slots.firstIndex(where: { $0.waiting != nil }),
+                        let value = slots[index].waiting.take()
+                    {
+                        waitingCount -= 1
+                        if demand != .unlimited { demand -= 1 }
+                        return .deliver(value, demand == .unlimited ? nil : slots[index].subscription)
+                    }
+                } else if finishedCount == slots.count {
                     isTerminal = true
                     slots = []
+                    waitingCount = 0
                     return .finish
                 }
                 return .stop(turn.release())
@@ -314,6 +325,7 @@ final class MergeInner<Downstream: Subscriber>: Subscription, CustomStringConver
             isTerminal = true
             let released = slots
             slots = []
+            waitingCount = 0
             return released
         }
         guard let ended else { return }
