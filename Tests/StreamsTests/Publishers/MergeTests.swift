@@ -401,6 +401,28 @@ import Testing
         #expect(detector.overlaps == 0)
     }
 
+    @Test func cancelRacingValuesFromManyThreads() {
+        let threads = 4
+        let subjects = (0..<threads).map { _ in PassthroughSubject<Int, Never>() }
+        let detector = ReentryDetector()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+        subscriber.onReceiveValue { _ in detector.enter(spin: 200) {} }
+        Publishers.MergeMany(subjects).subscribe(subscriber)
+        DispatchQueue.concurrentPerform(iterations: threads + 1) { task in
+            if task < threads {
+                for index in 0..<500 { subjects[task].send(index) }
+            } else {
+                for _ in 0..<100 { _ = detector.overlaps }
+                subscriber.cancel()
+            }
+        }
+        let delivered = subscriber.values.count
+        for subject in subjects { subject.send(-1) }
+        #expect(subscriber.values.count == delivered)
+        #expect(subscriber.completion == nil)
+        #expect(detector.overlaps == 0)
+    }
+
     // MARK: Naming and lifetime
 
     @Test func givesTheSubscriptionDownstreamBeforeSubscribingUpstream() {
