@@ -1,0 +1,99 @@
+extension Publishers {
+    /// A publisher created by applying the merge function to seven upstream publishers.
+    ///
+    /// It shares downstream demand among its upstream publishers: each is asked for one value at a
+    /// time, or for unlimited values once downstream asks for unlimited values.
+    public struct Merge7<
+        A: Publisher, B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, G: Publisher
+    >: Publisher
+    where
+        A.Failure == B.Failure, A.Output == B.Output,
+        B.Failure == C.Failure, B.Output == C.Output,
+        C.Failure == D.Failure, C.Output == D.Output,
+        D.Failure == E.Failure, D.Output == E.Output,
+        E.Failure == F.Failure, E.Output == F.Output,
+        F.Failure == G.Failure, F.Output == G.Output
+    {
+        /// The kind of values published by this publisher: its upstream publishers' common output.
+        public typealias Output = A.Output
+
+        /// The kind of errors this publisher might publish: its upstream publishers' common failure.
+        public typealias Failure = A.Failure
+
+        /// A publisher to merge.
+        public let a: A
+
+        /// A second publisher to merge.
+        public let b: B
+
+        /// A third publisher to merge.
+        public let c: C
+
+        /// A fourth publisher to merge.
+        public let d: D
+
+        /// A fifth publisher to merge.
+        public let e: E
+
+        /// A sixth publisher to merge.
+        public let f: F
+
+        /// A seventh publisher to merge.
+        public let g: G
+
+        /// Creates a publisher created by applying the merge function to seven upstream publishers.
+        ///
+        /// - Parameters:
+        ///   - a: A publisher to merge.
+        ///   - b: A second publisher to merge.
+        ///   - c: A third publisher to merge.
+        ///   - d: A fourth publisher to merge.
+        ///   - e: A fifth publisher to merge.
+        ///   - f: A sixth publisher to merge.
+        ///   - g: A seventh publisher to merge.
+        @inlinable
+        public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G) {
+            self.a = a
+            self.b = b
+            self.c = c
+            self.d = d
+            self.e = e
+            self.f = f
+            self.g = g
+        }
+
+        /// Gives the subscriber its subscription, then subscribes to each upstream publisher in turn.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
+            let inner = MergeInner(downstream: subscriber, count: 7)
+            subscriber.receive(subscription: inner)
+            a.subscribe(inner.side(0))
+            b.subscribe(inner.side(1))
+            c.subscribe(inner.side(2))
+            d.subscribe(inner.side(3))
+            e.subscribe(inner.side(4))
+            f.subscribe(inner.side(5))
+            g.subscribe(inner.side(6))
+        }
+
+        /// Merges this publisher's upstream publishers with another publisher.
+        ///
+        /// - Parameter other: Another publisher.
+        /// - Returns: A publisher that merges all eight upstream publishers.
+        @inlinable
+        public func merge<P: Publisher>(
+            with other: P
+        ) -> Publishers.Merge8<A, B, C, D, E, F, G, P>
+        where
+            G.Failure == P.Failure, G.Output == P.Output
+        {
+            Publishers.Merge8(a, b, c, d, e, f, g, other)
+        }
+    }
+}
+
+extension Publishers.Merge7: Equatable
+where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable, G: Equatable {}
+
+extension Publishers.Merge7: Sendable
+where A: Sendable, B: Sendable, C: Sendable, D: Sendable, E: Sendable, F: Sendable, G: Sendable {}
