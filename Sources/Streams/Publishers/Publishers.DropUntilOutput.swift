@@ -70,8 +70,10 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
             let inner = Inner(downstream: subscriber)
+            let trigger = Inner.Trigger(inner: inner)
+            inner.trigger = trigger
             subscriber.receive(subscription: inner)
-            other.receive(subscriber: Inner.Trigger(inner: inner))
+            other.receive(subscriber: trigger)
             upstream.receive(subscriber: inner)
         }
     }
@@ -151,6 +153,15 @@ extension Publishers.DropUntilOutput {
         @exclusivity(unchecked)
         var turn = DeliveryTurn()
 
+        /// Guarded by `lock` (set before anyone else sees this object): the subscriber to the other
+        /// publisher, until nothing it could report matters any more (after cancel, or once upstream
+        /// has completed and the gate has opened) and it is told to let go of this object, so that an
+        /// other publisher that outlives the stream does not keep the downstream alive. Weak: the
+        /// other publisher keeps it alive, and this object must not, while it holds this object.
+        @usableFromInline
+        @exclusivity(unchecked)
+        weak var trigger: Trigger?
+
         @inlinable
         init(downstream: Downstream) {
             self.downstream = downstream
@@ -191,13 +202,16 @@ extension Publishers.DropUntilOutput {
         /// Passes the first completion on after cancelling the other publisher's subscription.
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let other = lock.withLock { () -> (any Subscription)?? in
+            let ending = lock.withLock { () -> ((any Subscription)?, Trigger?)? in
                 guard !cancelled, !upstreamCompleted else { return nil }
                 upstreamCompleted = true
                 upstreamSubscription = nil
-                return .some(otherSubscription.take())
+                let trigger = triggered ? self.trigger : nil
+                if triggered { self.trigger = nil }
+                return (otherSubscription.take(), trigger)
             }
-            guard let other else { return }
+            guard let (other, trigger) = ending else { return }
+            trigger?.detach()
             other?.cancel()
             sendDownstream { downstream.receive(completion: completion) }
         }
@@ -222,10 +236,14 @@ extension Publishers.DropUntilOutput {
 
         @usableFromInline
         func otherReceive(_ input: Other.Output) -> Subscribers.Demand {
-            lock.withLock {
+            let trigger = lock.withLock { () -> Trigger? in
                 triggered = true
                 otherSubscription = nil
+                guard upstreamCompleted else { return nil }
+                defer { self.trigger = nil }
+                return self.trigger
             }
+            trigger?.detach()
             return .none
         }
 
@@ -257,12 +275,14 @@ extension Publishers.DropUntilOutput {
         /// Cancels upstream, then the other publisher, and lets go of both.
         @usableFromInline
         func cancel() {
-            let subscriptions = lock.withLock { () -> ((any Subscription)?, (any Subscription)?)? in
+            let ending = lock.withLock { () -> ((any Subscription)?, (any Subscription)?, Trigger?)? in
                 guard !cancelled else { return nil }
                 cancelled = true
-                return (upstreamSubscription.take(), otherSubscription.take())
+                defer { trigger = nil }
+                return (upstreamSubscription.take(), otherSubscription.take(), trigger)
             }
-            guard let (upstream, other) = subscriptions else { return }
+            guard let (upstream, other, trigger) = ending else { return }
+            trigger?.detach()
             upstream?.cancel()
             other?.cancel()
         }
@@ -307,8 +327,13 @@ extension Publishers.DropUntilOutput {
 
 extension Publishers.DropUntilOutput.Inner {
     /// The subscriber to the other publisher; it shares the inner subscriber's identity.
+    ///
+    /// It holds the inner subscriber until nothing the other publisher reports matters any more;
+    /// after that it cancels any subscription and ignores everything, as the inner subscriber would.
     @usableFromInline
-    struct Trigger: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
+    final class Trigger: Subscriber, CustomStringConvertible, CustomReflectable,
+        CustomPlaygroundDisplayConvertible
+    {
         @usableFromInline
         typealias Input = Other.Output
 
@@ -316,29 +341,46 @@ extension Publishers.DropUntilOutput.Inner {
         typealias Failure = Other.Failure
 
         @usableFromInline
-        let inner: Publishers.DropUntilOutput<Upstream, Other>.Inner<Downstream>
+        let combineIdentifier: CombineIdentifier
+
+        @usableFromInline
+        let lock = Lock()
+
+        /// Guarded by `lock`.
+        @usableFromInline
+        @exclusivity(unchecked)
+        var inner: Publishers.DropUntilOutput<Upstream, Other>.Inner<Downstream>?
 
         @inlinable
         init(inner: Publishers.DropUntilOutput<Upstream, Other>.Inner<Downstream>) {
+            combineIdentifier = inner.combineIdentifier
             self.inner = inner
         }
 
+        /// Lets go of the inner subscriber.
         @usableFromInline
-        var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
+        func detach() {
+            let inner = lock.withLock { self.inner.take() }
+            withExtendedLifetime(inner) {}
+        }
 
         @usableFromInline
         func receive(subscription: any Subscription) {
-            inner.otherReceive(subscription: subscription)
+            if let inner = lock.withLock({ inner }) {
+                inner.otherReceive(subscription: subscription)
+            } else {
+                subscription.cancel()
+            }
         }
 
         @usableFromInline
         func receive(_ input: Other.Output) -> Subscribers.Demand {
-            inner.otherReceive(input)
+            lock.withLock { inner }?.otherReceive(input) ?? .none
         }
 
         @usableFromInline
         func receive(completion: Subscribers.Completion<Other.Failure>) {
-            inner.otherReceive(completion: completion)
+            lock.withLock { inner }?.otherReceive(completion: completion)
         }
 
         @usableFromInline

@@ -283,6 +283,35 @@ import Testing
         #expect(weakUpstream == nil)
     }
 
+    @Test func releasesEverythingAfterCancelOnceTheGateHasOpened() {
+        weak var weakSubscriber: TestSubscriber<Int, Never>?
+        let upstream = PassthroughSubject<Int, Never>()
+        let gate = PassthroughSubject<Int, Never>()
+        do {
+            let subscriber = TestSubscriber<Int, Never>()
+            weakSubscriber = subscriber
+            upstream.drop(untilOutputFrom: gate).subscribe(subscriber)
+            gate.send(0)
+            upstream.send(1)
+            subscriber.cancel()
+        }
+        #expect(weakSubscriber == nil)
+    }
+
+    @Test func releasesEverythingAfterUpstreamFinishesOnceTheGateHasOpened() {
+        weak var weakSubscriber: TestSubscriber<Int, Never>?
+        let upstream = PassthroughSubject<Int, Never>()
+        let gate = PassthroughSubject<Int, Never>()
+        do {
+            let subscriber = TestSubscriber<Int, Never>()
+            weakSubscriber = subscriber
+            upstream.drop(untilOutputFrom: gate).subscribe(subscriber)
+            gate.send(0)
+            upstream.send(completion: .finished)
+        }
+        #expect(weakSubscriber == nil)
+    }
+
     @Test func releasesEverythingAfterUpstreamFinishes() {
         weak var weakSubscriber: TestSubscriber<Int, Never>?
         let upstream = PassthroughSubject<Int, Never>()
