@@ -102,7 +102,8 @@ extension Publishers {
         /// upstream's arrives and the buffer has asked upstream for its first elements.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(subscriber: Inner(downstream: subscriber, size: size, prefetch: prefetch, whenFull: whenFull))
+            let inner = Inner(downstream: subscriber, size: size, prefetch: prefetch, whenFull: whenFull)
+            upstream.receive(subscriber: inner)
         }
     }
 }
@@ -220,7 +221,9 @@ extension Publishers.Buffer {
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             let arrival = lock.withLock { () -> Arrival in
-                precondition(!makingError, "buffer(size:prefetch:whenFull:) received a value from inside its customError closure")
+                precondition(
+                    !makingError,
+                    "buffer(size:prefetch:whenFull:) received a value from inside its customError closure")
                 guard let subscription = status.subscription else { return .ignore }
                 if case .failure = terminal { return .ignore }
                 if values.count >= size {
