@@ -1,0 +1,305 @@
+extension Publisher {
+    /// Republishes elements until another publisher emits an element.
+    ///
+    /// After the second publisher publishes an element, the publisher returned by this method
+    /// cancels upstream and finishes. The second publisher is asked for one element; if it completes
+    /// (or fails) without one, upstream elements keep passing through.
+    ///
+    /// ```swift
+    /// let upstream = PassthroughSubject<Int, Never>()
+    /// let stop = PassthroughSubject<Void, Never>()
+    /// let cancellable = upstream
+    ///     .prefix(untilOutputFrom: stop)
+    ///     .sink(
+    ///         receiveCompletion: { print($0) },
+    ///         receiveValue: { print($0) })
+    ///
+    /// upstream.send(1)
+    /// upstream.send(2)
+    /// stop.send()
+    /// upstream.send(3)
+    /// // Prints:
+    /// // 1
+    /// // 2
+    /// // finished
+    /// ```
+    ///
+    /// - Parameter publisher: A second publisher.
+    /// - Returns: A publisher that republishes elements until the second publisher publishes an
+    ///   element.
+    @inlinable
+    public func prefix<P: Publisher>(untilOutputFrom publisher: P) -> Publishers.PrefixUntilOutput<Self, P> {
+        Publishers.PrefixUntilOutput(upstream: self, other: publisher)
+    }
+}
+
+extension Publishers {
+    /// A publisher that republishes elements until another publisher emits an element.
+    public struct PrefixUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher {
+        /// The kind of values published by this publisher: the upstream's.
+        public typealias Output = Upstream.Output
+
+        /// The kind of errors this publisher might publish: the upstream's. The other publisher's
+        /// failures are not passed on.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher from which this publisher receives elements.
+        public let upstream: Upstream
+
+        /// Another publisher, whose first output causes this publisher to finish.
+        public let other: Other
+
+        /// Creates a publisher that republishes elements until another publisher emits an element.
+        ///
+        /// - Parameters:
+        ///   - upstream: The publisher from which this publisher receives elements.
+        ///   - other: Another publisher, the first output from which causes this publisher to finish.
+        @inlinable
+        public init(upstream: Upstream, other: Other) {
+            self.upstream = upstream
+            self.other = other
+        }
+
+        /// Subscribes to the other publisher, then to the upstream publisher; the subscriber receives
+        /// its subscription when upstream's arrives.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
+            let inner = Inner(downstream: subscriber)
+            let termination = Inner.Termination(inner: inner)
+            inner.termination = termination
+            other.receive(subscriber: termination)
+            upstream.receive(subscriber: inner)
+        }
+    }
+}
+
+extension Publishers.PrefixUntilOutput: Sendable where Upstream: Sendable, Other: Sendable {}
+
+extension Publishers.PrefixUntilOutput {
+    /// The subscriber to the upstream, and the subscription downstream sees.
+    ///
+    /// Its state lives under `lock`. The upstream and the other publisher may call it from different
+    /// threads at once; everything that goes downstream goes through `turn`, so that downstream is
+    /// never called from two threads at once, and never with the lock held. As in Combine, it does
+    /// not customize its description or reflection.
+    @usableFromInline
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription
+    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+        @usableFromInline
+        typealias Input = Upstream.Output
+
+        @usableFromInline
+        typealias Failure = Upstream.Failure
+
+        @usableFromInline
+        let downstream: Downstream
+
+        @usableFromInline
+        let lock = Lock()
+
+        /// Guarded by `lock`: where this subscriber stands with upstream.
+        @usableFromInline
+        @exclusivity(unchecked)
+        var upstreamStatus = SubscriptionStatus.awaitingSubscription
+
+        /// Guarded by `lock`: where the termination subscriber stands with the other publisher.
+        @usableFromInline
+        @exclusivity(unchecked)
+        var otherStatus = SubscriptionStatus.awaitingSubscription
+
+        /// Guarded by `lock`: which thread is calling downstream.
+        @usableFromInline
+        @exclusivity(unchecked)
+        var turn = DeliveryTurn()
+
+        /// Guarded by `lock` (set before anyone else sees this object): the subscriber to the other
+        /// publisher. Its first element ends the stream without cancelling the other publisher (as in
+        /// Combine), which may then keep its subscriber for long: so at that point the subscriber is
+        /// told to let go of this object, and the downstream is not kept alive. Weak: the other
+        /// publisher keeps it alive, and this object must not, while it holds this object.
+        @usableFromInline
+        @exclusivity(unchecked)
+        weak var termination: Termination?
+
+        @inlinable
+        init(downstream: Downstream) {
+            self.downstream = downstream
+        }
+
+        // MARK: Upstream
+
+        /// Accepts the first subscription, unless the stream has already ended, and hands this
+        /// subscription downstream.
+        @inlinable
+        func receive(subscription: any Subscription) {
+            let thread = ThreadIdentity.current
+            let entry = lock.withLock { () -> TurnEntry? in
+                guard upstreamStatus.accept(subscription) else { return nil }
+                return turn.enter(by: thread)
+            }
+            guard let entry else {
+                subscription.cancel()
+                return
+            }
+            withTurn(entry, thread: thread) { downstream.receive(subscription: self) }
+        }
+
+        @inlinable
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            let thread = ThreadIdentity.current
+            let entry = lock.withLock { () -> TurnEntry? in
+                guard upstreamStatus.isSubscribed else { return nil }
+                return turn.enter(by: thread)
+            }
+            guard let entry else { return .none }
+            return withTurn(entry, thread: thread) { downstream.receive(input) }
+        }
+
+        /// Cancels the other publisher's subscription, then passes the completion on if the stream
+        /// was live.
+        @inlinable
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            let (wasLive, other) = lock.withLock { () -> (Bool, (any Subscription)?) in
+                let wasLive = upstreamStatus.isSubscribed
+                upstreamStatus = .terminal
+                return (wasLive, otherStatus.terminate())
+            }
+            other?.cancel()
+            if wasLive { sendDownstream { downstream.receive(completion: completion) } }
+        }
+
+        // MARK: Other publisher
+
+        @usableFromInline
+        func otherReceive(subscription: any Subscription) {
+            if lock.withLock({ otherStatus.accept(subscription) }) {
+                subscription.request(.max(1))
+            } else {
+                subscription.cancel()
+            }
+        }
+
+        /// The first element cancels upstream and finishes, even before downstream has a
+        /// subscription, as in Combine.
+        @usableFromInline
+        func otherReceive(_ input: Other.Output) -> Subscribers.Demand {
+            let ending = lock.withLock { () -> ((any Subscription)?, Termination?)? in
+                guard otherStatus.isSubscribed else { return nil }
+                otherStatus = .terminal
+                defer { termination = nil }
+                return (upstreamStatus.terminate(), termination)
+            }
+            guard let (upstream, termination) = ending else { return .none }
+            termination?.detach()
+            upstream?.cancel()
+            sendDownstream { downstream.receive(completion: .finished) }
+            return .none
+        }
+
+        /// Without an element first, the other publisher's completion changes nothing downstream.
+        @usableFromInline
+        func otherReceive(completion: Subscribers.Completion<Other.Failure>) {
+            lock.withLock { otherStatus = .terminal }
+        }
+
+        // MARK: Downstream
+
+        @usableFromInline
+        func request(_ demand: Subscribers.Demand) {
+            lock.withLock { upstreamStatus.subscription }?.request(demand)
+        }
+
+        /// Cancels upstream, then the other publisher, and lets go of both.
+        @usableFromInline
+        func cancel() {
+            let (upstream, other) = lock.withLock { (upstreamStatus.terminate(), otherStatus.terminate()) }
+            upstream?.cancel()
+            other?.cancel()
+        }
+
+        // MARK: Serializing
+
+        /// Calls downstream once the calling thread holds the turn.
+        @usableFromInline
+        func sendDownstream(_ body: () -> Void) {
+            let thread = ThreadIdentity.current
+            let entry = lock.withLock { turn.enter(by: thread) }
+            withTurn(entry, thread: thread, body)
+        }
+
+        /// Runs `body` holding the turn, as `entry` says: at once if nested, after waiting if busy,
+        /// and releases the turn afterwards unless an outer call holds it.
+        @inlinable
+        func withTurn<Result>(_ entry: TurnEntry, thread: ThreadIdentity, _ body: () -> Result) -> Result {
+            switch entry {
+            case .nested:
+                return body()
+            case .busy:
+                awaitTurn(lock: lock) { turn.attempt(by: thread, mayPark: $0) }
+            case .taken:
+                break
+            }
+            let result = body()
+            lock.withLock { turn.release() }?.unpark()
+            return result
+        }
+    }
+}
+
+extension Publishers.PrefixUntilOutput.Inner {
+    /// The subscriber to the other publisher; it shares the inner subscriber's identity.
+    ///
+    /// It holds the inner subscriber until the other publisher's first element; after that it cancels
+    /// any subscription and ignores everything, as the inner subscriber would.
+    @usableFromInline
+    final class Termination: Subscriber {
+        @usableFromInline
+        typealias Input = Other.Output
+
+        @usableFromInline
+        typealias Failure = Other.Failure
+
+        @usableFromInline
+        let combineIdentifier: CombineIdentifier
+
+        @usableFromInline
+        let lock = Lock()
+
+        /// Guarded by `lock`.
+        @usableFromInline
+        @exclusivity(unchecked)
+        var inner: Publishers.PrefixUntilOutput<Upstream, Other>.Inner<Downstream>?
+
+        @inlinable
+        init(inner: Publishers.PrefixUntilOutput<Upstream, Other>.Inner<Downstream>) {
+            combineIdentifier = inner.combineIdentifier
+            self.inner = inner
+        }
+
+        /// Lets go of the inner subscriber: the stream has ended.
+        @usableFromInline
+        func detach() {
+            let inner = lock.withLock { self.inner.take() }
+            withExtendedLifetime(inner) {}
+        }
+
+        @usableFromInline
+        func receive(subscription: any Subscription) {
+            if let inner = lock.withLock({ inner }) {
+                inner.otherReceive(subscription: subscription)
+            } else {
+                subscription.cancel()
+            }
+        }
+
+        @usableFromInline
+        func receive(_ input: Other.Output) -> Subscribers.Demand {
+            lock.withLock { inner }?.otherReceive(input) ?? .none
+        }
+
+        @usableFromInline
+        func receive(completion: Subscribers.Completion<Other.Failure>) {
+            lock.withLock { inner }?.otherReceive(completion: completion)
+        }
+    }
+}
