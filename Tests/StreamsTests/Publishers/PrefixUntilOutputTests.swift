@@ -153,12 +153,15 @@ import Testing
         let upstream = PassthroughSubject<Int, Never>()
         let stop = PassthroughSubject<Void, Never>()
         let inside = DispatchSemaphore(value: 0)
+        let stopArrived = DispatchSemaphore(value: 0)
         let log = Mutex<[String]>([])
-        let cancellable = upstream.prefix(untilOutputFrom: stop).sink(
+        let trigger = stop.handleEvents(receiveOutput: { _ in stopArrived.signal() })
+        let cancellable = upstream.prefix(untilOutputFrom: trigger).sink(
             receiveCompletion: { _ in log.withLock { $0.append("finished") } },
             receiveValue: { value in
                 inside.signal()
-                Thread.sleep(forTimeInterval: 0.05)
+                // The stop is on its way into the operator before this delivery ends.
+                stopArrived.wait()
                 log.withLock { $0.append("value \(value)") }
             })
         runOnThreads(2) { thread in
