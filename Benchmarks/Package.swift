@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// The benchmark package: Streams against OpenCombine and a hand-written floor. It is a package of its
+// The benchmark package: Streams against OpenCombine, swift-async-algorithms and a hand-written floor. It is a package of its
 // own so that Streams itself keeps no dependencies; nothing here is part of `swift test`.
 //
 // Run everything (release mode is what the numbers mean):
@@ -23,6 +23,7 @@ let package = Package(
     dependencies: [
         .package(path: "../"),
         .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
+        .package(url: "https://github.com/apple/swift-async-algorithms", exact: "1.1.4"),
     ],
     targets: [
         // Counts heap allocations by replacing malloc & co. in the benchmark executable.
@@ -42,10 +43,19 @@ let package = Package(
                 .product(name: "OpenCombineDispatch", package: "OpenCombine"),
             ],
             swiftSettings: settings),
+        .target(
+            name: "AsyncAlgorithmsScenarios",
+            dependencies: [
+                "BenchmarkCore", .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+            ],
+            swiftSettings: settings),
         .target(name: "FloorScenarios", dependencies: ["BenchmarkCore"], swiftSettings: settings),
         .executableTarget(
             name: "streams-benchmarks",
-            dependencies: ["BenchmarkCore", "StreamsScenarios", "OpenCombineScenarios", "FloorScenarios"],
+            dependencies: [
+                "BenchmarkCore", "StreamsScenarios", "OpenCombineScenarios", "AsyncAlgorithmsScenarios",
+                "FloorScenarios",
+            ],
             swiftSettings: settings),
     ],
     swiftLanguageModes: [.v6]

@@ -13,7 +13,11 @@ import CAllocCounter
 ///
 /// A scenario calls `start()` after its setup and `stop()` before its checks; it may measure several
 /// stretches, which add up.
-public final class Probe {
+///
+/// `@unchecked Sendable`: one task or thread uses it at a time. An async scenario receives it in the
+/// task the harness starts for the run, and the harness reads it only after that task has signalled
+/// that it is done.
+public final class Probe: @unchecked Sendable {
     public private(set) var elapsedNanoseconds: UInt64 = 0
     public private(set) var allocations: UInt64 = 0
     public private(set) var frees: UInt64 = 0

@@ -37,6 +37,13 @@ public final class Tally: @unchecked Sendable {
         counters[1] &+= 1
     }
 
+    /// Adds values that were summed and counted elsewhere (by another task, say), as if each had
+    /// been passed to `add(_:)`.
+    public func add(sum: Int, count: Int) {
+        counters[0] &+= sum
+        counters[1] &+= count
+    }
+
     public func reset() {
         counters.update(repeating: 0, count: 3)
     }
@@ -127,4 +134,25 @@ public enum PipelineWork {
 
     @inlinable
     public static func isIncluded(_ value: Int) -> Bool { value % 3 != 0 }
+}
+
+/// What scenarios 8 send and what their sinks record, shared so that every implementation does the
+/// same arithmetic.
+public enum CombiningWork {
+    /// Scenario 8a: upstreams of the merge; value `index` goes to upstream `index % mergeUpstreams`.
+    public static let mergeUpstreams = 8
+    /// Scenario 8b: upstreams of combineLatest; value `index` goes to upstream `index % 3`.
+    public static let combineLatestUpstreams = 3
+
+    /// One number for a combineLatest tuple, so that the sink records each tuple with one `add`.
+    @inlinable
+    public static func combine(_ a: Int, _ b: Int, _ c: Int) -> Int {
+        a &+ b &* 1_009 &+ c &* 1_018_081
+    }
+
+    /// One number for a zip pair, so that the sink records each pair with one `chain`.
+    @inlinable
+    public static func combine(_ a: Int, _ b: Int) -> Int {
+        a &* 1_009 &+ b
+    }
 }

@@ -24,6 +24,15 @@ public struct Sizes: Sendable {
     public var contentionValuesPerThread: Int
     /// Scenario 7: values each sender thread sends into the shared subject with ten subscribers.
     public var contentionValuesPerThreadTenSinks: Int
+    /// Scenario 8a: values sent round-robin into the 8 merged subjects (in all).
+    public var mergeValues: Int
+    /// Scenario 8b: values sent round-robin into the 3 subjects of combineLatest (in all).
+    public var combineLatestValues: Int
+    /// Scenario 8c: values sent alternately into the 2 subjects of zip (in all).
+    public var zipValues: Int
+    /// Scenario 8d: subscribers of the shared subject, and the values sent to them.
+    public var shareSubscribers: Int
+    public var shareValues: Int
     /// Timed rounds per scenario (each round runs every implementation once).
     public var rounds: Int
     /// Timed rounds for the slowest scenarios.
@@ -43,6 +52,11 @@ public struct Sizes: Sendable {
         oneSubjectSubscribers: 20_000,
         contentionValuesPerThread: 2_000_000,
         contentionValuesPerThreadTenSinks: 200_000,
+        mergeValues: 200_000,
+        combineLatestValues: 100_000,
+        zipValues: 300_000,
+        shareSubscribers: 100,
+        shareValues: 5_000,
         rounds: 7,
         heavyRounds: 5)
 
@@ -60,6 +74,11 @@ public struct Sizes: Sendable {
         oneSubjectSubscribers: 2_000,
         contentionValuesPerThread: 50_000,
         contentionValuesPerThreadTenSinks: 10_000,
+        mergeValues: 20_000,
+        combineLatestValues: 10_000,
+        zipValues: 20_000,
+        shareSubscribers: 100,
+        shareValues: 500,
         rounds: 3,
         heavyRounds: 3)
 }

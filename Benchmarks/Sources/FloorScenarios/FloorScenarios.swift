@@ -149,6 +149,59 @@ public enum FloorScenarios {
         let broadcast = LockedBroadcast(handlers: rig.receivers.map { receiver in opaque { receiver.receive($0) } })
         return rig.run(probe: probe) { broadcast.send($0) }
     }
+
+    /// 8a. Eight sources, each a stored closure that is the sink's: a merge forwards each value
+    /// as it comes, so by hand it is the sink called from eight places.
+    public static func merge(values: Int, probe: Probe) -> Int {
+        let tally = Tally()
+        let receive = opaque { (value: Int) in tally.add(value) }
+        let sources = (0..<CombiningWork.mergeUpstreams).map { _ in Source(receive: receive) }
+        probe.start()
+        for index in 0..<values { sources[index % CombiningWork.mergeUpstreams].send(index) }
+        probe.stop()
+        return tally.checksum
+    }
+
+    /// 8b. Three sources feeding an array of latest values; once each has one, every value calls the
+    /// sink with the three.
+    public static func combineLatest(values: Int, probe: Probe) -> Int {
+        let tally = Tally()
+        let latest = LatestOfThree(handler: opaque { tally.add(CombiningWork.combine($0, $1, $2)) })
+        let sources = (0..<CombiningWork.combineLatestUpstreams).map { index in
+            Source(receive: opaque { latest.receive($0, at: index) })
+        }
+        probe.start()
+        for index in 0..<values { sources[index % CombiningWork.combineLatestUpstreams].send(index) }
+        probe.stop()
+        return tally.checksum
+    }
+
+    /// 8c. Two sources feeding a queue each; a value that finds the other queue non-empty is paired
+    /// with its oldest value.
+    public static func zip(values: Int, probe: Probe) -> Int {
+        let tally = Tally()
+        let pairs = Pairs(receive: opaque { tally.chain(CombiningWork.combine($0, $1)) })
+        let first = Source(receive: opaque { pairs.receiveFirst($0) })
+        let second = Source(receive: opaque { pairs.receiveSecond($0) })
+        probe.start()
+        for index in 0..<values {
+            if index & 1 == 0 { first.send(index) } else { second.send(index) }
+        }
+        probe.stop()
+        return tally.checksum
+    }
+
+    /// 8d. One source whose only receiver calls a list of `subscribers` stored closures in turn.
+    public static func share(subscribers: Int, values: Int, probe: Probe) -> Int {
+        let tally = Tally()
+        let broadcast = Broadcast()
+        for _ in 0..<subscribers { broadcast.handlers.append(opaque { tally.add($0) }) }
+        let source = Source(receive: opaque { broadcast.send($0) })
+        probe.start()
+        for index in 0..<values { source.send(index) }
+        probe.stop()
+        return tally.checksum
+    }
 }
 
 /// Scenario 1: map, filter, last-value check and sink as stored closures.
@@ -308,5 +361,86 @@ final class FiveProperties {
 
     private func notify() {
         for observer in observers { observer() }
+    }
+}
+
+/// Scenarios 8: what stands for a subject — one stored receiver.
+final class Source {
+    let receive: (Int) -> Void
+
+    init(receive: @escaping (Int) -> Void) {
+        self.receive = receive
+    }
+
+    func send(_ value: Int) {
+        receive(value)
+    }
+}
+
+/// Scenario 8b: the latest value of each of three upstreams; the handler gets the three once each
+/// upstream has sent one.
+final class LatestOfThree {
+    private var latest: [Int?] = [nil, nil, nil]
+    private var missing = 3
+    private let handler: (Int, Int, Int) -> Void
+
+    init(handler: @escaping (Int, Int, Int) -> Void) {
+        self.handler = handler
+    }
+
+    func receive(_ value: Int, at index: Int) {
+        if latest[index] == nil { missing -= 1 }
+        latest[index] = value
+        if missing == 0 { handler(latest[0]!, latest[1]!, latest[2]!) }
+    }
+}
+
+/// Scenario 8c: the values of each upstream not yet paired, oldest first.
+final class Pairs {
+    private var first = IntQueue()
+    private var second = IntQueue()
+    private let receive: (Int, Int) -> Void
+
+    init(receive: @escaping (Int, Int) -> Void) {
+        self.receive = receive
+    }
+
+    func receiveFirst(_ value: Int) {
+        if let other = second.pop() { receive(value, other) } else { first.push(value) }
+    }
+
+    func receiveSecond(_ value: Int) {
+        if let other = first.pop() { receive(other, value) } else { second.push(value) }
+    }
+}
+
+/// A first-in, first-out queue of integers in an array that is emptied (keeping its capacity) when
+/// its last value is taken.
+struct IntQueue {
+    private var storage: [Int] = []
+    private var head = 0
+
+    mutating func push(_ value: Int) {
+        storage.append(value)
+    }
+
+    mutating func pop() -> Int? {
+        guard head < storage.count else { return nil }
+        let value = storage[head]
+        head += 1
+        if head == storage.count {
+            storage.removeAll(keepingCapacity: true)
+            head = 0
+        }
+        return value
+    }
+}
+
+/// Scenario 8d: the subscribers of the shared upstream.
+final class Broadcast {
+    var handlers: [(Int) -> Void] = []
+
+    func send(_ value: Int) {
+        for handler in handlers { handler(value) }
     }
 }

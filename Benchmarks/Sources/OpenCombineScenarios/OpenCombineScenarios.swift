@@ -154,6 +154,53 @@ public enum OpenCombineScenarios {
         cancellables.removeAll()
         return checksum
     }
+
+    /// 8a. OpenCombine 0.14.0 has no `merge` (no `Publishers.Merge*` or `MergeMany`): the eight
+    /// subjects are merged the way one does without it, by `flatMap` over a sequence of them (its
+    /// default `maxPublishers` is `.unlimited`, so it subscribes to all eight).
+    public static func merge(values: Int, probe: Probe) -> Int {
+        let subjects = (0..<CombiningWork.mergeUpstreams).map { _ in PassthroughSubject<Int, Never>() }
+        let tally = Tally()
+        let cancellable = subjects.publisher
+            .flatMap { $0 }
+            .sink { tally.add($0) }
+        probe.start()
+        for index in 0..<values { subjects[index % CombiningWork.mergeUpstreams].send(index) }
+        probe.stop()
+        cancellable.cancel()
+        return tally.checksum
+    }
+
+    /// 8c. zip of two subjects, values sent alternately.
+    public static func zip(values: Int, probe: Probe) -> Int {
+        let first = PassthroughSubject<Int, Never>()
+        let second = PassthroughSubject<Int, Never>()
+        let tally = Tally()
+        let cancellable = first.zip(second)
+            .sink { tally.chain(CombiningWork.combine($0, $1)) }
+        probe.start()
+        for index in 0..<values {
+            if index & 1 == 0 { first.send(index) } else { second.send(index) }
+        }
+        probe.stop()
+        cancellable.cancel()
+        return tally.checksum
+    }
+
+    /// 8d. `share()` of one subject with `subscribers` sinks.
+    public static func share(subscribers: Int, values: Int, probe: Probe) -> Int {
+        let subject = PassthroughSubject<Int, Never>()
+        let shared = subject.share()
+        let tally = Tally()
+        var cancellables: [AnyCancellable] = []
+        cancellables.reserveCapacity(subscribers)
+        for _ in 0..<subscribers { shared.sink { tally.add($0) }.store(in: &cancellables) }
+        probe.start()
+        for index in 0..<values { subject.send(index) }
+        probe.stop()
+        cancellables.removeAll()
+        return tally.checksum
+    }
 }
 
 /// Scenario 5's model.

@@ -170,6 +170,40 @@ public enum StreamsScenarios {
         cancellables.removeAll()
         return checksum
     }
+
+    /// 8a. Eight subjects merged with `merge(with:_:_:_:_:_:_:)` (a `Publishers.Merge8`).
+    public static func merge(values: Int, probe: Probe) -> Int {
+        let s = (0..<CombiningWork.mergeUpstreams).map { _ in PassthroughSubject<Int, Never>() }
+        let tally = Tally()
+        let cancellable = s[0].merge(with: s[1], s[2], s[3], s[4], s[5], s[6], s[7])
+            .sink { tally.add($0) }
+        probe.start()
+        for index in 0..<values { s[index % CombiningWork.mergeUpstreams].send(index) }
+        probe.stop()
+        cancellable.cancel()
+        return tally.checksum
+    }
+
+    // TODO(8b, 8c): add `combineLatest(values:probe:)` (`first.combineLatest(second, third)`, a
+    // `Publishers.CombineLatest3`, sink: `tally.add(CombiningWork.combine($0, $1, $2))`) and
+    // `zip(values:probe:)` (`first.zip(second)`, a `Publishers.Zip`, sink:
+    // `tally.chain(CombiningWork.combine($0, $1))`) as in OpenCombineScenarios, once Streams has
+    // those operators, and list them in scenarios 8b and 8c in main.swift.
+
+    /// 8d. `share()` of one subject with `subscribers` sinks.
+    public static func share(subscribers: Int, values: Int, probe: Probe) -> Int {
+        let subject = PassthroughSubject<Int, Never>()
+        let shared = subject.share()
+        let tally = Tally()
+        var cancellables: [AnyCancellable] = []
+        cancellables.reserveCapacity(subscribers)
+        for _ in 0..<subscribers { shared.sink { tally.add($0) }.store(in: &cancellables) }
+        probe.start()
+        for index in 0..<values { subject.send(index) }
+        probe.stop()
+        cancellables.removeAll()
+        return tally.checksum
+    }
 }
 
 /// Scenario 5's model.

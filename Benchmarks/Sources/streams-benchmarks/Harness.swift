@@ -1,4 +1,5 @@
 import BenchmarkCore
+import Dispatch
 
 #if canImport(Glibc)
     import Glibc
@@ -8,11 +9,57 @@ import BenchmarkCore
     import Darwin
 #endif
 
-/// The implementations every scenario runs, in the order each round runs them.
+/// The implementations, in the order each round runs them.
 enum Implementation: String, CaseIterable {
     case streams = "Streams"
     case openCombine = "OpenCombine"
+    case asyncAlgorithms = "async-algorithms"
     case floor = "floor"
+
+    /// The name `--impl` takes: the name in lower case, without hyphens.
+    var option: String { rawValue.lowercased().filter { $0 != "-" } }
+
+    /// The name in the ratio and allocation columns.
+    var shortName: String {
+        switch self {
+        case .streams: "S"
+        case .openCombine: "OC"
+        case .asyncAlgorithms: "AA"
+        case .floor: "floor"
+        }
+    }
+}
+
+/// One implementation's run of a scenario: it returns its checksum.
+enum Runner {
+    /// Runs on the calling thread.
+    case sync((Probe) -> Int)
+    /// Runs in a task of its own, while the calling thread waits for it (see `waitFor`).
+    case async(@Sendable (Probe) async -> Int)
+
+    func callAsFunction(_ probe: Probe) -> Int {
+        switch self {
+        case .sync(let body): body(probe)
+        case .async(let body): waitFor(body, probe)
+        }
+    }
+}
+
+/// Runs `body` in a detached task, so on the concurrency runtime's own threads, and blocks the
+/// calling thread (the main thread, which is none of them) until it has returned.
+func waitFor(_ body: @escaping @Sendable (Probe) async -> Int, _ probe: Probe) -> Int {
+    final class Outcome: @unchecked Sendable {
+        // @unchecked: written by the task before it signals `done`, read after `wait()` returns.
+        var checksum = 0
+        let done = DispatchSemaphore(value: 0)
+    }
+    let outcome = Outcome()
+    Task.detached {
+        outcome.checksum = await body(probe)
+        outcome.done.signal()
+    }
+    outcome.done.wait()
+    return outcome.checksum
 }
 
 /// One scenario: the same work in each implementation, `operations` operations per run.
@@ -23,8 +70,22 @@ struct Scenario {
     let unit: String
     let operations: Int
     let rounds: Int
-    /// Runs one implementation once; returns its checksum.
-    let run: [Implementation: (Probe) -> Int]
+    /// Runs one implementation once. An implementation missing here lacks the scenario (it has no
+    /// such operator): it is skipped, and the report shows "—".
+    let run: [Implementation: Runner]
+
+    init(
+        id: String, title: String, unit: String, operations: Int, rounds: Int,
+        run: [Implementation: (Probe) -> Int],
+        runAsync: [Implementation: @Sendable (Probe) async -> Int] = [:]
+    ) {
+        self.id = id
+        self.title = title
+        self.unit = unit
+        self.operations = operations
+        self.rounds = rounds
+        self.run = run.mapValues(Runner.sync).merging(runAsync.mapValues(Runner.async)) { sync, _ in sync }
+    }
 }
 
 /// What one implementation measured in one scenario.
@@ -66,8 +127,9 @@ struct ChecksumMismatch: Error, CustomStringConvertible {
 }
 
 /// Runs a scenario: a warm-up run of each implementation, then `rounds` rounds that each run every
-/// implementation once, interleaved (A B C, A B C, ...), then one more run of each with allocation
-/// counting switched on. Every run's checksum must equal the first implementation's.
+/// implementation once, interleaved (A B C D, A B C D, ...), then one more run of each with allocation
+/// counting switched on. Every run's checksum must equal the first implementation's. Implementations
+/// the scenario lacks are skipped and have no entry in the result.
 ///
 /// A contention scenario's run may instead break the delivery contract (values whose `send` had
 /// returned had not all been delivered, right after each sender's last `send` or once the senders
@@ -77,6 +139,7 @@ struct ChecksumMismatch: Error, CustomStringConvertible {
 func measure(_ scenario: Scenario, implementations: [Implementation], rounds: Int, progress: (String) -> Void)
     throws -> [Implementation: Measurement]
 {
+    let implementations = implementations.filter { scenario.run[$0] != nil }
     var results: [Implementation: Measurement] = [:]
     var reference: (Implementation, Int)?
 

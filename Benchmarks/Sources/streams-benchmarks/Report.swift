@@ -41,9 +41,13 @@ struct TimeUnit {
     }
 }
 
+/// The cell of an implementation that lacks the scenario.
+let notAvailable = "—"
+
 /// "12.3 ns (11.9–13.0)": the median in a fitting unit, then the range in the same unit.
 func formatTimes(_ measurement: Measurement?) -> String {
-    guard let measurement, !measurement.nanosecondsPerOperation.isEmpty else { return "-" }
+    guard let measurement else { return notAvailable }
+    guard !measurement.nanosecondsPerOperation.isEmpty else { return "-" }
     let unit = TimeUnit.fitting(measurement.median)
     return "\(unit.format(measurement.median)) \(unit.name) "
         + "(\(unit.format(measurement.minimum))–\(unit.format(measurement.maximum)))"
@@ -106,7 +110,8 @@ func formatContention(_ measurement: Measurement) -> [String] {
 }
 
 func formatRatio(_ numerator: Measurement?, _ denominator: Measurement?) -> String {
-    guard let numerator, let denominator, !numerator.nanosecondsPerOperation.isEmpty,
+    guard let numerator, let denominator else { return notAvailable }
+    guard !numerator.nanosecondsPerOperation.isEmpty,
         !denominator.nanosecondsPerOperation.isEmpty, denominator.median > 0
     else { return "-" }
     let ratio = numerator.median / denominator.median
@@ -116,7 +121,8 @@ func formatRatio(_ numerator: Measurement?, _ denominator: Measurement?) -> Stri
 }
 
 func formatAllocations(_ measurement: Measurement?) -> String {
-    guard let allocations = measurement?.allocationsPerOperation else { return "-" }
+    guard let measurement else { return notAvailable }
+    guard let allocations = measurement.allocationsPerOperation else { return "-" }
     return fixed(allocations, allocations < 100 ? 2 : 0)
 }
 
@@ -156,6 +162,14 @@ func printTable(header: [String], rightAligned: Set<Int>, rows: [[String]]) {
 }
 
 // MARK: - The machine
+
+/// Writes `text` to the file at `path`, replacing it; false if that failed.
+func writeTextFile(_ path: String, _ text: String) -> Bool {
+    guard let file = fopen(path, "w") else { return false }
+    var text = text
+    let written = text.withUTF8 { bytes in fwrite(bytes.baseAddress, 1, bytes.count, file) }
+    return fclose(file) == 0 && written == text.utf8.count
+}
 
 /// The whole text of a small file, or nil.
 func readTextFile(_ path: String) -> String? {

@@ -1,3 +1,4 @@
+import AsyncAlgorithmsScenarios
 import BenchmarkCore
 import FloorScenarios
 import OpenCombineScenarios
@@ -13,20 +14,22 @@ import StreamsScenarios
 
 let usage = """
     Usage: streams-benchmarks [--quick] [--filter TEXT]... [--impl NAME]... [--rounds N]
-                              [--contention-values N] [--list]
+                              [--contention-values N] [--chart PATH] [--list]
 
-    Runs each scenario in Streams, OpenCombine and a hand-written floor, interleaved in one process,
-    and prints medians (min–max) per operation, the ratios, and heap allocations per operation.
+    Runs each scenario in Streams, OpenCombine, swift-async-algorithms (where it has the operator)
+    and a hand-written floor, interleaved in one process, and prints medians (min–max) per
+    operation, the ratios, and heap allocations per operation.
 
       --quick         tiny sizes: a smoke test that takes a few seconds
       --filter TEXT   only the scenario with this id (1, 2a, ...) or group (2, 7), or those
                       whose title contains TEXT (repeatable)
-      --impl NAME     only these implementations: streams, opencombine, floor (repeatable);
-                      checksums are still compared among those that run
+      --impl NAME     only these implementations: streams, opencombine, asyncalgorithms, floor
+                      (repeatable); checksums are still compared among those that run
       --rounds N      timed rounds per scenario (default 7, 5 for the slowest; 3 with --quick)
       --contention-values N
                       values each sender thread sends in scenarios 7 (default 2,000,000 with
                       one sink, 200,000 with ten; 50,000 and 10,000 with --quick)
+      --chart PATH    also write a bar chart (SVG) of the medians to PATH
       --list          list the scenarios and exit
     Build in release mode: swift run -c release --package-path Benchmarks streams-benchmarks
     """
@@ -50,6 +53,7 @@ var selected: [Implementation] = []
 var roundsOverride: Int?
 var contentionValuesOverride: Int?
 var listOnly = false
+var chartPath: String?
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
@@ -60,14 +64,22 @@ while let argument = arguments.next() {
         filters.append(text.lowercased())
     case "--impl":
         guard let name = arguments.next(),
-            let implementation = Implementation.allCases.first(where: { $0.rawValue.lowercased() == name.lowercased() })
-        else { fail("--impl needs one of: streams, opencombine, floor\n\n" + usage) }
+            let implementation = Implementation.allCases.first(where: {
+                $0.option == name.lowercased() || $0.rawValue.lowercased() == name.lowercased()
+            })
+        else {
+            fail(
+                "--impl needs one of: \(Implementation.allCases.map(\.option).joined(separator: ", "))\n\n" + usage)
+        }
         if !selected.contains(implementation) { selected.append(implementation) }
     case "--contention-values":
         guard let text = arguments.next(), let values = Int(text), values > 0 else {
             fail("--contention-values needs a positive number\n\n" + usage)
         }
         contentionValuesOverride = values
+    case "--chart":
+        guard let path = arguments.next() else { fail("--chart needs a file path\n\n" + usage) }
+        chartPath = path
     case "--rounds":
         guard let text = arguments.next(), let rounds = Int(text), rounds > 0 else {
             fail("--rounds needs a positive number\n\n" + usage)
@@ -96,7 +108,8 @@ do {
                 .streams: { StreamsScenarios.pipeline(values: values, probe: $0) },
                 .openCombine: { OpenCombineScenarios.pipeline(values: values, probe: $0) },
                 .floor: { FloorScenarios.pipeline(values: values, probe: $0) },
-            ]))
+            ],
+            runAsync: [.asyncAlgorithms: { await AsyncAlgorithmsScenarios.pipeline(values: values, probe: $0) }]))
 }
 do {
     let subscribers = sizes.fanOutSubscribers
@@ -213,6 +226,71 @@ for (index, (threads, subscribers)) in [(2, 1), (2, 10), (4, 1), (4, 10)].enumer
             ]))
 }
 
+// Scenarios 8: operators with several upstreams, or several subscribers to one upstream. The
+// operations are the values sent (in all, over the subjects).
+do {
+    let values = sizes.mergeValues
+    scenarios.append(
+        Scenario(
+            id: "8a",
+            title: "merge of 8 PassthroughSubjects (OpenCombine: flatMap, it has no merge), \(grouped(values)) values",
+            unit: "value", operations: values, rounds: sizes.rounds,
+            run: [
+                .streams: { StreamsScenarios.merge(values: values, probe: $0) },
+                .openCombine: { OpenCombineScenarios.merge(values: values, probe: $0) },
+                .floor: { FloorScenarios.merge(values: values, probe: $0) },
+            ],
+            runAsync: [.asyncAlgorithms: { await AsyncAlgorithmsScenarios.merge(values: values, probe: $0) }]))
+}
+do {
+    let values = sizes.combineLatestValues
+    scenarios.append(
+        Scenario(
+            id: "8b", title: "combineLatest of 3 PassthroughSubjects, \(grouped(values)) values",
+            unit: "value", operations: values, rounds: sizes.rounds,
+            // OpenCombine 0.14.0 has no combineLatest.
+            // TODO(8b): add `.streams: { StreamsScenarios.combineLatest(values: values, probe: $0) }`
+            // once Streams has `Publishers.CombineLatest3` (see StreamsScenarios).
+            run: [
+                .floor: { FloorScenarios.combineLatest(values: values, probe: $0) }
+            ],
+            runAsync: [
+                .asyncAlgorithms: { await AsyncAlgorithmsScenarios.combineLatest(values: values, probe: $0) }
+            ]))
+}
+do {
+    let values = sizes.zipValues
+    scenarios.append(
+        Scenario(
+            id: "8c", title: "zip of 2 PassthroughSubjects, \(grouped(values)) values",
+            unit: "value", operations: values, rounds: sizes.rounds,
+            // TODO(8c): add `.streams: { StreamsScenarios.zip(values: values, probe: $0) }` once Streams
+            // has `Publishers.Zip` (see StreamsScenarios).
+            run: [
+                .openCombine: { OpenCombineScenarios.zip(values: values, probe: $0) },
+                .floor: { FloorScenarios.zip(values: values, probe: $0) },
+            ],
+            runAsync: [.asyncAlgorithms: { await AsyncAlgorithmsScenarios.zip(values: values, probe: $0) }]))
+}
+do {
+    let subscribers = sizes.shareSubscribers
+    let values = sizes.shareValues
+    scenarios.append(
+        Scenario(
+            id: "8d", title: "share() of a PassthroughSubject, \(grouped(subscribers)) sinks, \(grouped(values)) values",
+            unit: "value", operations: values, rounds: sizes.rounds,
+            run: [
+                .streams: { StreamsScenarios.share(subscribers: subscribers, values: values, probe: $0) },
+                .openCombine: { OpenCombineScenarios.share(subscribers: subscribers, values: values, probe: $0) },
+                .floor: { FloorScenarios.share(subscribers: subscribers, values: values, probe: $0) },
+            ],
+            runAsync: [
+                .asyncAlgorithms: {
+                    await AsyncAlgorithmsScenarios.share(subscribers: subscribers, values: values, probe: $0)
+                }
+            ]))
+}
+
 // A filter equal to a scenario id, or to the number of a group of scenarios ("7" for 7a–7d), selects
 // by id; any other filter selects by title.
 func selects(_ filter: String, id: String) -> Bool {
@@ -282,22 +360,31 @@ for scenario in chosen {
 }
 let elapsedSeconds = Double(Probe.now() - started) / 1e9
 
-let header = [
-    "#", "scenario", "per", "Streams median (min–max)", "OpenCombine median (min–max)", "floor median (min–max)",
-    "Streams/OC", "Streams/floor", "allocs/op S", "allocs/op OC", "allocs/op floor",
-]
+// One time column per implementation that ran, the ratios of Streams to each of the others, and one
+// allocation column per implementation. "—": the implementation lacks the scenario.
+let others = implementations.contains(.streams) ? implementations.filter { $0 != .streams } : []
+let header =
+    ["#", "scenario", "per"] + implementations.map { "\($0.rawValue) median (min–max)" }
+    + others.map { "Streams/\($0.shortName)" } + implementations.map { "allocs/op \($0.shortName)" }
 let rows = results.map { scenario, measured in
-    [
-        scenario.id, scenario.title, scenario.unit,
-        formatTimesOrBacklog(measured[.streams]), formatTimesOrBacklog(measured[.openCombine]),
-        formatTimesOrBacklog(measured[.floor]),
-        formatRatio(measured[.streams], measured[.openCombine]), formatRatio(measured[.streams], measured[.floor]),
-        formatAllocations(measured[.streams]), formatAllocations(measured[.openCombine]),
-        formatAllocations(measured[.floor]),
-    ]
+    [scenario.id, scenario.title, scenario.unit]
+        + implementations.map { formatTimesOrBacklog(measured[$0]) }
+        + others.map { formatRatio(measured[.streams], measured[$0]) }
+        + implementations.map { formatAllocations(measured[$0]) }
 }
-printTable(header: header, rightAligned: [3, 4, 5, 6, 7, 8, 9, 10], rows: rows)
+printTable(header: header, rightAligned: Set(3..<header.count), rows: rows)
 print("")
+if let chartPath {
+    let chart = barChart(
+        results: results, implementations: implementations,
+        subtitle: "\(currentDate()), \(onlineProcessors()) cores, \(configuration) build"
+            + (quick ? ", --quick (smoke-test sizes, not meaningful)" : ""))
+    if writeTextFile(chartPath, chart) {
+        printError("chart written to \(chartPath)")
+    } else {
+        printError("could not write the chart to \(chartPath)")
+    }
+}
 
 var notes: [String] = []
 for (scenario, measured) in results {
