@@ -30,8 +30,9 @@ public struct Sizes: Sendable {
     public var combineLatestValues: Int
     /// Scenario 8c: values sent alternately into the 2 subjects of zip (in all).
     public var zipValues: Int
-    /// Scenario 8d: subscribers of the shared subject, and the values sent to them.
+    /// Scenario 8d: subscribers of the shared subject.
     public var shareSubscribers: Int
+    /// Scenario 8d: values sent to the shared subject.
     public var shareValues: Int
     /// Timed rounds per scenario (each round runs every implementation once).
     public var rounds: Int

@@ -277,7 +277,8 @@ do {
     let values = sizes.shareValues
     scenarios.append(
         Scenario(
-            id: "8d", title: "share() of a PassthroughSubject, \(grouped(subscribers)) sinks, \(grouped(values)) values",
+            id: "8d",
+            title: "share() of a PassthroughSubject, \(grouped(subscribers)) sinks, \(grouped(values)) values",
             unit: "value", operations: values, rounds: sizes.rounds,
             run: [
                 .streams: { StreamsScenarios.share(subscribers: subscribers, values: values, probe: $0) },
