@@ -73,7 +73,8 @@ extension NotificationCenter {
 
         /// Adds an observer to ``center`` and gives the subscriber a subscription that controls it.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Notification, S.Failure == Never {
-            let subscription = NotificationSubscription(center: center, name: name, object: object, downstream: subscriber)
+            let subscription = NotificationSubscription(
+                center: center, name: name, object: object, downstream: subscriber)
             subscriber.receive(subscription: subscription)
         }
     }

@@ -46,8 +46,9 @@ import Testing
         center.publisher(for: name, object: object).subscribe(subscriber)
         let subscription = subscriber.subscription!
         #expect(String(describing: subscription) == "NotificationCenter Observer")
-        #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
-            == "NotificationCenter Observer")
+        #expect(
+            (subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
+                == "NotificationCenter Observer")
         let mirror = Mirror(reflecting: subscription)
         #expect(mirror.children.map(\.label) == ["center", "name", "object", "demand"])
         let children = Array(mirror.children)
