@@ -11,7 +11,9 @@ import Testing
 /// The `dataTaskPublisher(for:)` replacement that "Differences from Combine" shows, checked against a
 /// `data:` URL so that no network is needed.
 extension URLSession {
-    fileprivate func patternDataTaskPublisher(for url: URL) -> AnyPublisher<(data: Data, response: URLResponse), URLError> {
+    fileprivate func patternDataTaskPublisher(for url: URL) -> AnyPublisher<
+        (data: Data, response: URLResponse), URLError
+    > {
         Deferred {
             Future { promise in
                 nonisolated(unsafe) let promise = promise  // Called once, from the session's queue.
@@ -27,7 +29,9 @@ extension URLSession {
         .eraseToAnyPublisher()
     }
 
-    fileprivate func patternAsyncDataPublisher(for url: URL) -> AnyPublisher<(data: Data, response: URLResponse), URLError> {
+    fileprivate func patternAsyncDataPublisher(for url: URL) -> AnyPublisher<
+        (data: Data, response: URLResponse), URLError
+    > {
         Deferred {
             Future { try await self.data(from: url) }
         }
