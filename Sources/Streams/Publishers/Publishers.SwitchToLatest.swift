@@ -50,9 +50,7 @@ extension Publisher where Output: Publisher, Failure == Never {
     ///
     /// - Returns: A publisher that republishes the elements of the latest publisher it received.
     @inlinable
-    public func switchToLatest() -> Publishers.SwitchToLatest<
-        Output, Publishers.SetFailureType<Self, Output.Failure>
-    > {
+    public func switchToLatest() -> Publishers.SwitchToLatest<Output, Publishers.SetFailureType<Self, Output.Failure>> {
         setFailureType(to: Output.Failure.self).switchToLatest()
     }
 }
@@ -88,10 +86,12 @@ extension Publisher where Output: Publisher, Output.Failure == Never {
     ///
     /// - Returns: A publisher that republishes the elements of the latest publisher it received.
     @inlinable
-    public func switchToLatest() -> Publishers.SwitchToLatest<
-        Publishers.SetFailureType<Output, Failure>,
-        Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
-    > {
+    public func switchToLatest()
+        -> Publishers.SwitchToLatest<
+            Publishers.SetFailureType<Output, Failure>,
+            Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
+        >
+    {
         map { $0.setFailureType(to: Failure.self) }.switchToLatest()
     }
 }
