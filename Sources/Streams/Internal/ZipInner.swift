@@ -75,7 +75,7 @@ where Buffers.Output == Downstream.Input {
             guard let ending = lock.withLock({ state.fail(failure, index: index, thread: thread) }) else {
                 return
             }
-            for subscription in ending.cancel { subscription.cancel() }
+            ending.cancel.forEach { $0.cancel() }
             withExtendedLifetime(ending.released) {}
             if ending.deliver { _ = perform(.fail(failure)) }
         }
@@ -90,7 +90,7 @@ where Buffers.Output == Downstream.Input {
         var more = Subscribers.Demand.none
         while true {
             let (ask, step) = lock.withLock { state.next(after: more) }
-            for subscription in ask { subscription.request(more) }
+            ask.forEach { $0.request(more) }
             if case .deliver(let tuple) = step {
                 more = downstream.receive(tuple)
             } else {
@@ -106,7 +106,7 @@ where Buffers.Output == Downstream.Input {
         case .deliver:
             preconditionFailure("Zip delivers tuples in drain()")
         case .finish(let cancel, let released):
-            for subscription in cancel { subscription.cancel() }
+            cancel.forEach { $0.cancel() }
             withExtendedLifetime(released) {}
             downstream.receive(completion: .finished)
         case .fail(let failure):
@@ -125,14 +125,13 @@ where Buffers.Output == Downstream.Input {
     func request(_ demand: Subscribers.Demand) {
         // As in Combine, which stops the program here.
         precondition(demand > 0, "A subscription's demand must be greater than zero, got \(demand)")
-        let ask = lock.withLock { state.request(demand) }
-        for subscription in ask { subscription.request(demand) }
+        lock.withLock { state.request(demand) }.forEach { $0.request(demand) }
     }
 
     @inlinable
     func cancel() {
         guard let ended = lock.withLock({ state.cancel() }) else { return }
-        for subscription in ended.cancel { subscription.cancel() }
+        ended.cancel.forEach { $0.cancel() }
         withExtendedLifetime(ended.released) {}
     }
 

@@ -142,6 +142,37 @@ struct ZipBuffers4<A, B, C, D>: ZipBuffers {
     }
 }
 
+/// Upstream subscriptions to call outside the lock: every one in `all` but the one at `excluded`.
+///
+/// It shares the state's array rather than copying what it needs, so that passing demand on costs no
+/// allocation.
+@usableFromInline
+struct ZipTargets {
+    @usableFromInline
+    let all: [(any Subscription)?]
+
+    @usableFromInline
+    let excluded: Int?
+
+    @inlinable
+    init(all: [(any Subscription)?], excluded: Int?) {
+        self.all = all
+        self.excluded = excluded
+    }
+
+    /// No subscription.
+    @inlinable
+    static var none: ZipTargets { ZipTargets(all: [], excluded: nil) }
+
+    /// Calls `body` with each subscription.
+    @inlinable
+    func forEach(_ body: (any Subscription) -> Void) {
+        for (index, subscription) in all.enumerated() where index != excluded {
+            if let subscription { body(subscription) }
+        }
+    }
+}
+
 /// The state of a zipping subscription (``ZipInner``), kept under its lock. Each method decides what
 /// an event does and returns what must then be done outside the lock.
 ///
@@ -176,7 +207,7 @@ struct ZipState<Buffers: ZipBuffers, Failure: Error> {
         /// Deliver a tuple.
         case deliver(Buffers.Output)
         /// Cancel these upstreams, deliver `.finished`, then give the turn up.
-        case finish(cancel: [any Subscription], released: Buffers)
+        case finish(cancel: ZipTargets, released: Buffers)
         /// Deliver the failure, then give the turn up.
         case fail(Failure)
         /// Stop: the turn is given up, to this waiter if one is parked (wake it); `owed` is the
@@ -189,7 +220,7 @@ struct ZipState<Buffers: ZipBuffers, Failure: Error> {
     struct Ending {
         /// Upstreams to cancel.
         @usableFromInline
-        var cancel: [any Subscription]
+        var cancel: ZipTargets
 
         /// Values dropped, to be released outside the lock.
         @usableFromInline
@@ -200,7 +231,7 @@ struct ZipState<Buffers: ZipBuffers, Failure: Error> {
         var deliver: Bool
 
         @inlinable
-        init(cancel: [any Subscription], released: Buffers, deliver: Bool) {
+        init(cancel: ZipTargets, released: Buffers, deliver: Bool) {
             self.cancel = cancel
             self.released = released
             self.deliver = deliver
@@ -226,7 +257,8 @@ struct ZipState<Buffers: ZipBuffers, Failure: Error> {
     @usableFromInline
     let everyUpstream: UInt8
 
-    /// Each upstream's subscription, from when it arrives until the upstream or the stream ends.
+    /// Each upstream's subscription, from when it arrives until the upstream finishes. Empty once the
+    /// stream has ended.
     @usableFromInline
     var subscriptions: [(any Subscription)?]
 
@@ -261,22 +293,12 @@ struct ZipState<Buffers: ZipBuffers, Failure: Error> {
         subscriptions = Array(repeating: nil, count: count)
     }
 
-    /// The subscriptions of the running upstreams other than `excluded`.
-    @inlinable
-    func subscriptions(except excluded: Int?) -> [any Subscription] {
-        var result: [any Subscription] = []
-        for (index, subscription) in subscriptions.enumerated() where index != excluded {
-            if let subscription { result.append(subscription) }
-        }
-        return result
-    }
-
     /// Ends the stream: returns the running upstreams to cancel and the dropped values.
     @inlinable
-    mutating func end() -> (cancel: [any Subscription], released: Buffers) {
+    mutating func end() -> (cancel: ZipTargets, released: Buffers) {
         isTerminal = true
-        let cancel = subscriptions(except: nil)
-        for index in subscriptions.indices { subscriptions[index] = nil }
+        let cancel = ZipTargets(all: subscriptions, excluded: nil)
+        subscriptions = []
         var released = Buffers()
         swap(&released, &buffers)
         filled = 0
@@ -337,7 +359,7 @@ struct ZipState<Buffers: ZipBuffers, Failure: Error> {
 
     /// Downstream cancelled: returns the upstreams to cancel, unless the stream already ended.
     @inlinable
-    mutating func cancel() -> (cancel: [any Subscription], released: Buffers)? {
+    mutating func cancel() -> (cancel: ZipTargets, released: Buffers)? {
         guard !isTerminal else {
             pendingFailure = nil
             return nil
@@ -347,11 +369,11 @@ struct ZipState<Buffers: ZipBuffers, Failure: Error> {
 
     /// Downstream asked for `demand` more: returns the upstreams to ask.
     @inlinable
-    mutating func request(_ demand: Subscribers.Demand) -> [any Subscription] {
-        guard !isTerminal else { return [] }
+    mutating func request(_ demand: Subscribers.Demand) -> ZipTargets {
+        guard !isTerminal else { return .none }
         requested += demand
         if processing != nil { owed += demand }
-        return subscriptions(except: processing)
+        return ZipTargets(all: subscriptions, excluded: processing)
     }
 
     /// Gives the turn up. Returns the waiter it goes to, if any, and the demand owed to `processing`.
@@ -366,8 +388,8 @@ struct ZipState<Buffers: ZipBuffers, Failure: Error> {
     /// For the thread holding the turn, after it delivered a tuple for which downstream returned
     /// `more`: returns the upstreams to ask for `more`, and what to do next.
     @inlinable
-    mutating func next(after more: Subscribers.Demand) -> (ask: [any Subscription], step: Step) {
-        let ask = more > 0 ? request(more) : []
+    mutating func next(after more: Subscribers.Demand) -> (ask: ZipTargets, step: Step) {
+        let ask = more > 0 ? request(more) : .none
         if isTerminal {
             if let failure = pendingFailure.take() { return (ask, .fail(failure)) }
             let (waiter, owed) = releaseTurn()
