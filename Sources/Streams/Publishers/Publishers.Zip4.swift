@@ -37,7 +37,7 @@ extension Publisher {
     ///
     /// The returned publisher waits until all four publishers have emitted an event, then passes the
     /// oldest unconsumed event from each publisher to `transform` and publishes its result. It
-    /// finishes and fails as ``zip(_:_:_:)`` does.
+    /// finishes and fails as the zipped publisher without a transform does.
     ///
     /// ```swift
     /// let cancellable = [1, 2].publisher
