@@ -93,6 +93,11 @@ import Testing
         let _: Publishers.Merge<Failing, Failing> = failing.merge(with: failing)
         let _: Publishers.Merge3<Failing, Failing, Failing> = failing.merge(with: failing, failing)
         let _: Publishers.MergeMany<Failing> = Publishers.MergeMany([failing, failing])
+        let _: Publishers.CombineLatest<Failing, Failing> = failing.combineLatest(failing)
+        let _: Publishers.Map<Publishers.CombineLatest3<Failing, Failing, Failing>, Int> =
+            failing.combineLatest(failing, failing) { $0 + $1 + $2 }
+        let _: Publishers.CombineLatest4<Failing, Failing, Failing, Failing> =
+            failing.combineLatest(failing, failing, failing)
 
         // Errors.
         let _: Publishers.Catch<Failing, Just<Int>> = failing.catch { _ in Just(0) }
