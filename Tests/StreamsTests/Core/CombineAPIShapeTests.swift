@@ -98,6 +98,23 @@ import Testing
             failing.combineLatest(failing, failing) { $0 + $1 + $2 }
         let _: Publishers.CombineLatest4<Failing, Failing, Failing, Failing> =
             failing.combineLatest(failing, failing, failing)
+        let _: Publishers.Zip<Failing, Failing> = failing.zip(failing)
+        let _: Publishers.Map<Publishers.Zip3<Failing, Failing, Failing>, Int> =
+            failing.zip(failing, failing) { $0 + $1 + $2 }
+        let _: Publishers.Zip4<Failing, Failing, Failing, Failing> = failing.zip(failing, failing, failing)
+        let _: Publishers.SwitchToLatest<Failing, PassthroughSubject<Failing, TestError>> =
+            PassthroughSubject<Failing, TestError>().switchToLatest()
+        let _: Publishers.SwitchToLatest<Never_, PassthroughSubject<Never_, Never>> =
+            PassthroughSubject<Never_, Never>().switchToLatest()
+        let _:
+            Publishers.SwitchToLatest<Failing, Publishers.SetFailureType<PassthroughSubject<Failing, Never>, TestError>> =
+                PassthroughSubject<Failing, Never>().switchToLatest()
+        let outerOfNever = PassthroughSubject<Never_, TestError>()
+        let _:
+            Publishers.SwitchToLatest<
+                Publishers.SetFailureType<Never_, TestError>,
+                Publishers.Map<PassthroughSubject<Never_, TestError>, Publishers.SetFailureType<Never_, TestError>>
+            > = outerOfNever.switchToLatest()
 
         // Errors.
         let _: Publishers.Catch<Failing, Just<Int>> = failing.catch { _ in Just(0) }

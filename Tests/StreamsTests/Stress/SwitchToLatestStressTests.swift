@@ -126,7 +126,10 @@ extension StressTests {
 
                 let report = sink.report
                 report.expectWellBehaved()
-                #expect(report.requested == .max(total))
+                // The stream may finish before the requesters are done (replaced sources leave demand
+                // unused); the sink stops asking once it has finished.
+                #expect(report.requested <= .max(total))
+                #expect(report.values.count <= total)
                 #expect(report.completions == [.finished])
                 Self.expectSwitchedCleanly(report.values, sources)
                 #expect(report.values.filter { $0.sender == inners - 1 }.count == perSender)
