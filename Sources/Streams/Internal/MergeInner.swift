@@ -48,16 +48,7 @@ final class MergeInner<Downstream: Subscriber>: Subscription, CustomStringConver
 
     /// What the thread holding the turn does next.
     @usableFromInline
-    enum Step {
-        /// Deliver a waiting value, then ask its upstream for one more (if given).
-        case deliver(Input, (any Subscription)?)
-        /// Deliver `.finished`.
-        case finish
-        /// Deliver the failure.
-        case fail(Failure)
-        /// Stop: the turn has been given up, to this waiter if one was parked (wake it).
-        case stop(TurnWaiter?)
-    }
+    typealias Step = DrainStep<Input, Failure>
 
     /// What to do with a value from an upstream.
     @usableFromInline
@@ -248,48 +239,28 @@ final class MergeInner<Downstream: Subscriber>: Subscription, CustomStringConver
     /// is due. Runs on the thread holding the turn, which it gives up before returning.
     @inlinable
     func drain(adding initialDemand: Subscribers.Demand) {
-        var more = initialDemand
-        while true {
-            let added = more
-            more = .none
-            let step = lock.withLock { () -> Step in
-                if isTerminal {
-                    if let failure = pendingFailure.take() { return .fail(failure) }
-                    return .stop(turn.release())
-                }
-                if added > 0 { demand += added }
-                if waitingCount > 0 {
-                    if demand > 0, let index = slots.firstIndex(where: { $0.waiting != nil }),
-                        let value = slots[index].waiting.take()
-                    {
-                        waitingCount -= 1
-                        if demand != .unlimited { demand -= 1 }
-                        return .deliver(value, demand == .unlimited ? nil : slots[index].subscription)
-                    }
-                } else if finishedCount == slots.count {
-                    isTerminal = true
-                    slots = []
-                    waitingCount = 0
-                    return .finish
-                }
+        drainDeliveryTurn(to: downstream, adding: initialDemand, lock: lock, releaseTurn: releaseTurn) {
+            added -> Step in
+            if isTerminal {
+                if let failure = pendingFailure.take() { return .fail(failure) }
                 return .stop(turn.release())
             }
-            switch step {
-            case .deliver(let value, let source):
-                more = downstream.receive(value)
-                source?.request(.max(1))
-            case .finish:
-                downstream.receive(completion: .finished)
-                releaseTurn()
-                return
-            case .fail(let failure):
-                downstream.receive(completion: .failure(failure))
-                releaseTurn()
-                return
-            case .stop(let waiter):
-                waiter?.unpark()
-                return
+            if added > 0 { demand += added }
+            if waitingCount > 0 {
+                if demand > 0, let index = slots.firstIndex(where: { $0.waiting != nil }),
+                    let value = slots[index].waiting.take()
+                {
+                    waitingCount -= 1
+                    if demand != .unlimited { demand -= 1 }
+                    return .deliver(value, demand == .unlimited ? nil : slots[index].subscription)
+                }
+            } else if finishedCount == slots.count {
+                isTerminal = true
+                slots = []
+                waitingCount = 0
+                return .finish
             }
+            return .stop(turn.release())
         }
     }
 

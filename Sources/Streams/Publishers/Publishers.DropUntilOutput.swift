@@ -70,7 +70,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
             let inner = Inner(downstream: subscriber)
-            let trigger = Inner.Trigger(inner: inner)
+            let trigger = Inner.Trigger(receiver: inner)
             inner.trigger = trigger
             subscriber.receive(subscription: inner)
             other.receive(subscriber: trigger)
@@ -325,71 +325,17 @@ extension Publishers.DropUntilOutput {
     }
 }
 
-extension Publishers.DropUntilOutput.Inner {
-    /// The subscriber to the other publisher; it shares the inner subscriber's identity.
-    ///
-    /// It holds the inner subscriber until nothing the other publisher reports matters any more;
-    /// after that it cancels any subscription and ignores everything, as the inner subscriber would.
+extension Publishers.DropUntilOutput.Inner: NamedOtherPublisherReceiver {
     @usableFromInline
-    final class Trigger: Subscriber, CustomStringConvertible, CustomReflectable,
-        CustomPlaygroundDisplayConvertible
-    {
-        @usableFromInline
-        typealias Input = Other.Output
+    typealias OtherOutput = Other.Output
 
-        @usableFromInline
-        typealias Failure = Other.Failure
+    @usableFromInline
+    typealias OtherFailure = Other.Failure
 
-        @usableFromInline
-        let combineIdentifier: CombineIdentifier
+    /// The subscriber to the other publisher.
+    @usableFromInline
+    typealias Trigger = OtherSubscriber<Publishers.DropUntilOutput<Upstream, Other>.Inner<Downstream>>
 
-        @usableFromInline
-        let lock = Lock()
-
-        /// Guarded by `lock`.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var inner: Publishers.DropUntilOutput<Upstream, Other>.Inner<Downstream>?
-
-        @inlinable
-        init(inner: Publishers.DropUntilOutput<Upstream, Other>.Inner<Downstream>) {
-            combineIdentifier = inner.combineIdentifier
-            self.inner = inner
-        }
-
-        /// Lets go of the inner subscriber.
-        @usableFromInline
-        func detach() {
-            let inner = lock.withLock { self.inner.take() }
-            withExtendedLifetime(inner) {}
-        }
-
-        @usableFromInline
-        func receive(subscription: any Subscription) {
-            if let inner = lock.withLock({ inner }) {
-                inner.otherReceive(subscription: subscription)
-            } else {
-                subscription.cancel()
-            }
-        }
-
-        @usableFromInline
-        func receive(_ input: Other.Output) -> Subscribers.Demand {
-            lock.withLock { inner }?.otherReceive(input) ?? .none
-        }
-
-        @usableFromInline
-        func receive(completion: Subscribers.Completion<Other.Failure>) {
-            lock.withLock { inner }?.otherReceive(completion: completion)
-        }
-
-        @usableFromInline
-        var description: String { "DropUntilOutput" }
-
-        @usableFromInline
-        var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
-
-        @usableFromInline
-        var playgroundDescription: Any { description }
-    }
+    @usableFromInline
+    static var otherSubscriberDescription: String { "DropUntilOutput" }
 }

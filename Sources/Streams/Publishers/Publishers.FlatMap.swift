@@ -182,16 +182,7 @@ extension Publishers.FlatMap {
 
         /// What the emitting thread does next.
         @usableFromInline
-        enum Step {
-            /// Deliver a buffered value, then ask its publisher for one more (if given).
-            case deliver(NewPublisher.Output, (any Subscription)?)
-            /// Deliver `.finished`.
-            case finish
-            /// Deliver the failure.
-            case fail(Upstream.Failure)
-            /// Stop: the turn has been given up, to this waiter if one was parked (wake it).
-            case stop(TurnWaiter?)
-        }
+        typealias Step = DrainStep<NewPublisher.Output, Upstream.Failure>
 
         /// What to do with a value from a new publisher.
         @usableFromInline
@@ -536,45 +527,25 @@ extension Publishers.FlatMap {
         /// the thread holding the turn, which it gives up before returning.
         @inlinable
         func drain(adding initialDemand: Subscribers.Demand) {
-            var more = initialDemand
-            while true {
-                let added = more
-                more = .none
-                let step = lock.withLock { () -> Step in
-                    isRequestingFromChild = false
-                    if isTerminal {
-                        if let failure = pendingFailure.take() { return .fail(failure) }
-                        return .stop(turn.release())
-                    }
-                    if added > 0 { demand += added }
-                    if demand > 0, let (child, value) = buffer.popFirst() {
-                        demand -= 1
-                        let source = demand == .unlimited ? nil : children[child]?.subscription
-                        isRequestingFromChild = source != nil
-                        return .deliver(value, source)
-                    }
-                    if upstreamFinished, children.isEmpty, buffer.isEmpty {
-                        isTerminal = true
-                        return .finish
-                    }
+            drainDeliveryTurn(to: downstream, adding: initialDemand, lock: lock, releaseTurn: releaseTurn) {
+                added -> Step in
+                isRequestingFromChild = false
+                if isTerminal {
+                    if let failure = pendingFailure.take() { return .fail(failure) }
                     return .stop(turn.release())
                 }
-                switch step {
-                case .deliver(let value, let source):
-                    more = downstream.receive(value)
-                    source?.request(.max(1))
-                case .finish:
-                    downstream.receive(completion: .finished)
-                    releaseTurn()
-                    return
-                case .fail(let failure):
-                    downstream.receive(completion: .failure(failure))
-                    releaseTurn()
-                    return
-                case .stop(let waiter):
-                    waiter?.unpark()
-                    return
+                if added > 0 { demand += added }
+                if demand > 0, let (child, value) = buffer.popFirst() {
+                    demand -= 1
+                    let source = demand == .unlimited ? nil : children[child]?.subscription
+                    isRequestingFromChild = source != nil
+                    return .deliver(value, source)
                 }
+                if upstreamFinished, children.isEmpty, buffer.isEmpty {
+                    isTerminal = true
+                    return .finish
+                }
+                return .stop(turn.release())
             }
         }
 

@@ -65,7 +65,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
             let inner = Inner(downstream: subscriber)
-            let termination = Inner.Termination(inner: inner)
+            let termination = Inner.Termination(receiver: inner)
             inner.termination = termination
             other.receive(subscriber: termination)
             upstream.receive(subscriber: inner)
@@ -246,60 +246,14 @@ extension Publishers.PrefixUntilOutput {
     }
 }
 
-extension Publishers.PrefixUntilOutput.Inner {
-    /// The subscriber to the other publisher; it shares the inner subscriber's identity.
-    ///
-    /// It holds the inner subscriber until the other publisher's first element; after that it cancels
-    /// any subscription and ignores everything, as the inner subscriber would.
+extension Publishers.PrefixUntilOutput.Inner: OtherPublisherReceiver {
     @usableFromInline
-    final class Termination: Subscriber {
-        @usableFromInline
-        typealias Input = Other.Output
+    typealias OtherOutput = Other.Output
 
-        @usableFromInline
-        typealias Failure = Other.Failure
+    @usableFromInline
+    typealias OtherFailure = Other.Failure
 
-        @usableFromInline
-        let combineIdentifier: CombineIdentifier
-
-        @usableFromInline
-        let lock = Lock()
-
-        /// Guarded by `lock`.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var inner: Publishers.PrefixUntilOutput<Upstream, Other>.Inner<Downstream>?
-
-        @inlinable
-        init(inner: Publishers.PrefixUntilOutput<Upstream, Other>.Inner<Downstream>) {
-            combineIdentifier = inner.combineIdentifier
-            self.inner = inner
-        }
-
-        /// Lets go of the inner subscriber: the stream has ended.
-        @usableFromInline
-        func detach() {
-            let inner = lock.withLock { self.inner.take() }
-            withExtendedLifetime(inner) {}
-        }
-
-        @usableFromInline
-        func receive(subscription: any Subscription) {
-            if let inner = lock.withLock({ inner }) {
-                inner.otherReceive(subscription: subscription)
-            } else {
-                subscription.cancel()
-            }
-        }
-
-        @usableFromInline
-        func receive(_ input: Other.Output) -> Subscribers.Demand {
-            lock.withLock { inner }?.otherReceive(input) ?? .none
-        }
-
-        @usableFromInline
-        func receive(completion: Subscribers.Completion<Other.Failure>) {
-            lock.withLock { inner }?.otherReceive(completion: completion)
-        }
-    }
+    /// The subscriber to the other publisher.
+    @usableFromInline
+    typealias Termination = OtherSubscriber<Publishers.PrefixUntilOutput<Upstream, Other>.Inner<Downstream>>
 }

@@ -284,48 +284,38 @@ import Testing
     }
 
     @Test func releasesEverythingAfterCancelOnceTheGateHasOpened() {
-        weak var weakSubscriber: TestSubscriber<Int, Never>?
-        let upstream = PassthroughSubject<Int, Never>()
-        let gate = PassthroughSubject<Int, Never>()
-        do {
-            let subscriber = TestSubscriber<Int, Never>()
-            weakSubscriber = subscriber
-            upstream.drop(untilOutputFrom: gate).subscribe(subscriber)
-            gate.send(0)
-            upstream.send(1)
-            subscriber.cancel()
-        }
-        #expect(weakSubscriber == nil)
+        #expect(
+            subscriberIsReleased { upstream, gate, subscriber in
+                gate.send(0)
+                upstream.send(1)
+                subscriber.cancel()
+            })
     }
 
     @Test func releasesEverythingAfterUpstreamFinishesOnceTheGateHasOpened() {
-        weak var weakSubscriber: TestSubscriber<Int, Never>?
-        let upstream = PassthroughSubject<Int, Never>()
-        let gate = PassthroughSubject<Int, Never>()
-        do {
-            let subscriber = TestSubscriber<Int, Never>()
-            weakSubscriber = subscriber
-            upstream.drop(untilOutputFrom: gate).subscribe(subscriber)
-            gate.send(0)
-            upstream.send(completion: .finished)
-        }
-        #expect(weakSubscriber == nil)
+        #expect(
+            subscriberIsReleased { upstream, gate, _ in
+                gate.send(0)
+                upstream.send(completion: .finished)
+            })
     }
 
     @Test func releasesEverythingAfterUpstreamFinishes() {
-        weak var weakSubscriber: TestSubscriber<Int, Never>?
-        let upstream = PassthroughSubject<Int, Never>()
-        let gate = PassthroughSubject<Int, Never>()
-        do {
-            let subscriber = TestSubscriber<Int, Never>()
-            weakSubscriber = subscriber
-            upstream.drop(untilOutputFrom: gate).subscribe(subscriber)
-            upstream.send(completion: .finished)
-        }
-        #expect(weakSubscriber == nil)
+        #expect(subscriberIsReleased { upstream, _, _ in upstream.send(completion: .finished) })
     }
 
     @Test func releasesEverythingAfterTheGateFinishesFirst() {
+        #expect(subscriberIsReleased { _, gate, _ in gate.send(completion: .finished) })
+    }
+
+    /// Subscribes a subscriber to `upstream.drop(untilOutputFrom: gate)`, runs `scenario`, lets go of
+    /// the subscriber and tells whether the operator let go of it too.
+    private func subscriberIsReleased(
+        after scenario: (
+            _ upstream: PassthroughSubject<Int, Never>, _ gate: PassthroughSubject<Int, Never>,
+            _ subscriber: TestSubscriber<Int, Never>
+        ) -> Void
+    ) -> Bool {
         weak var weakSubscriber: TestSubscriber<Int, Never>?
         let upstream = PassthroughSubject<Int, Never>()
         let gate = PassthroughSubject<Int, Never>()
@@ -333,8 +323,8 @@ import Testing
             let subscriber = TestSubscriber<Int, Never>()
             weakSubscriber = subscriber
             upstream.drop(untilOutputFrom: gate).subscribe(subscriber)
-            gate.send(completion: .finished)
+            scenario(upstream, gate, subscriber)
         }
-        #expect(weakSubscriber == nil)
+        return weakSubscriber == nil
     }
 }

@@ -428,48 +428,24 @@ import Testing
     // MARK: Threads
 
     @Test func childrenOnManyThreadsWithUnlimitedDemand() {
-        let threads = 8
-        let perThread = 500
-        let children = (0..<threads).map { _ in PassthroughSubject<Int, Never>() }
-        let detector = ReentryDetector()
-        let subscriber = TestSubscriber<Int, Never>()
-        subscriber.onReceiveValue { _ in detector.enter(spin: 2_000) {} }
-        children.publisher.flatMap { $0 }.subscribe(subscriber)
-        DispatchQueue.concurrentPerform(iterations: threads) { thread in
-            for index in 0..<perThread { children[thread].send(thread * perThread + index) }
+        let merging = ManyThreadsMerging(threads: 8, perThread: 500)
+        let children = (0..<merging.threads).map { _ in PassthroughSubject<Int, Never>() }
+        children.publisher.flatMap { $0 }.subscribe(merging.subscriber)
+        DispatchQueue.concurrentPerform(iterations: merging.threads) { thread in
+            for value in merging.values(of: thread) { children[thread].send(value) }
             children[thread].send(completion: .finished)
         }
-        let values = subscriber.values
-        #expect(values.count == threads * perThread)
-        #expect(values.reduce(0, +) == (0..<threads * perThread).reduce(0, +))
-        #expect(subscriber.completion == .finished)
-        #expect(detector.overlaps == 0)
-        for thread in 0..<threads {
-            let own = values.filter { $0 / perThread == thread }
-            #expect(own == own.sorted())
-        }
+        merging.expectEverythingArrived()
     }
 
     @Test func childrenOnManyThreadsWithBoundedDemand() {
-        let threads = 6
-        let perThread = 300
-        let sources = (0..<threads).map { _ in ThreadedSource() }
-        let detector = ReentryDetector()
-        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
-        subscriber.onReceiveValue { _ in detector.enter(spin: 2_000) {} }
-        sources.publisher.flatMap { $0 }.subscribe(subscriber)
-        DispatchQueue.concurrentPerform(iterations: threads) { thread in
-            sources[thread].run((0..<perThread).map { thread * perThread + $0 })
+        let merging = ManyThreadsMerging(threads: 6, perThread: 300, bounded: true)
+        let sources = (0..<merging.threads).map { _ in ThreadedSource() }
+        sources.publisher.flatMap { $0 }.subscribe(merging.subscriber)
+        DispatchQueue.concurrentPerform(iterations: merging.threads) { thread in
+            sources[thread].run(Array(merging.values(of: thread)))
         }
-        let values = subscriber.values
-        #expect(values.count == threads * perThread)
-        #expect(Set(values) == Set(0..<threads * perThread))
-        #expect(subscriber.completion == .finished)
-        #expect(detector.overlaps == 0)
-        for thread in 0..<threads {
-            let own = values.filter { $0 / perThread == thread }
-            #expect(own == own.sorted())
-        }
+        merging.expectEverythingArrived()
     }
 
     @Test func concurrentRequestsAndChildValues() {

@@ -1,0 +1,170 @@
+extension Publisher {
+    /// Subscribes to three additional publishers and publishes a tuple upon receiving output from any
+    /// of the publishers.
+    ///
+    /// Nothing is published until each upstream publisher has sent at least one value. From then on,
+    /// each value from any of them publishes a tuple of the latest value from each. Demand, buffering
+    /// and completion work as in ``Publisher/combineLatest(_:)``: every request goes to all four
+    /// upstream publishers, the combined publisher finishes once all four have finished and fails as
+    /// soon as one fails.
+    ///
+    /// ```swift
+    /// let pub1 = PassthroughSubject<Int, Never>()
+    /// let pub2 = PassthroughSubject<Int, Never>()
+    /// let pub3 = PassthroughSubject<Int, Never>()
+    /// let pub4 = PassthroughSubject<Int, Never>()
+    /// let cancellable = pub1
+    ///     .combineLatest(pub2, pub3, pub4)
+    ///     .sink { print("Result: \($0).") }
+    /// pub1.send(1)
+    /// pub2.send(2)
+    /// pub3.send(9)
+    /// pub4.send(1)
+    /// pub1.send(3)
+    /// // Prints:
+    /// // Result: (1, 2, 9, 1).
+    /// // Result: (3, 2, 9, 1).
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - publisher1: A second publisher to combine with the first publisher.
+    ///   - publisher2: A third publisher to combine with the first publisher.
+    ///   - publisher3: A fourth publisher to combine with the first publisher.
+    /// - Returns: A publisher that receives and combines elements from this publisher and three other
+    ///   publishers.
+    @inlinable
+    public func combineLatest<P: Publisher, Q: Publisher, R: Publisher>(
+        _ publisher1: P, _ publisher2: Q, _ publisher3: R
+    ) -> Publishers.CombineLatest4<Self, P, Q, R>
+    where Failure == P.Failure, P.Failure == Q.Failure, Q.Failure == R.Failure {
+        Publishers.CombineLatest4(self, publisher1, publisher2, publisher3)
+    }
+
+    /// Subscribes to three additional publishers and invokes a closure upon receiving output from any
+    /// of the publishers.
+    ///
+    /// Works as `combineLatest(_:_:_:)`, publishing what `transform` makes of the
+    /// latest values instead of their tuple.
+    ///
+    /// ```swift
+    /// let pub1 = PassthroughSubject<Int, Never>()
+    /// let pub2 = PassthroughSubject<Int, Never>()
+    /// let pub3 = PassthroughSubject<Int, Never>()
+    /// let pub4 = PassthroughSubject<Int, Never>()
+    /// let cancellable = pub1
+    ///     .combineLatest(pub2, pub3, pub4) { $0 * $1 * $2 * $3 }
+    ///     .sink { print("Result: \($0).") }
+    /// pub1.send(2)
+    /// pub2.send(2)
+    /// pub3.send(9)
+    /// pub4.send(1)
+    /// pub1.send(3)
+    /// // Prints:
+    /// // Result: 36.
+    /// // Result: 54.
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - publisher1: A second publisher to combine with the first publisher.
+    ///   - publisher2: A third publisher to combine with the first publisher.
+    ///   - publisher3: A fourth publisher to combine with the first publisher.
+    ///   - transform: A closure that receives the most-recent value from each publisher and returns
+    ///     a new value to publish.
+    /// - Returns: A publisher that receives and combines elements from this publisher and three other
+    ///   publishers.
+    @inlinable
+    public func combineLatest<P: Publisher, Q: Publisher, R: Publisher, T>(
+        _ publisher1: P, _ publisher2: Q, _ publisher3: R,
+        _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
+    ) -> Publishers.Map<Publishers.CombineLatest4<Self, P, Q, R>, T>
+    where Failure == P.Failure, P.Failure == Q.Failure, Q.Failure == R.Failure {
+        Publishers.Map(upstream: Publishers.CombineLatest4(self, publisher1, publisher2, publisher3)) {
+            transform($0.0, $0.1, $0.2, $0.3)
+        }
+    }
+}
+
+extension Publishers {
+    /// A publisher that receives and combines the latest elements from four publishers.
+    ///
+    /// See `combineLatest(_:_:_:)` for how values, demand and completion flow.
+    public struct CombineLatest4<A: Publisher, B: Publisher, C: Publisher, D: Publisher>: Publisher
+    where A.Failure == B.Failure, B.Failure == C.Failure, C.Failure == D.Failure {
+        /// The kind of values published by this publisher: a tuple of the upstream publishers' outputs.
+        public typealias Output = (A.Output, B.Output, C.Output, D.Output)
+
+        /// The kind of errors this publisher might publish: the one its upstream publishers share.
+        public typealias Failure = A.Failure
+
+        /// The first upstream publisher.
+        public let a: A
+
+        /// The second upstream publisher.
+        public let b: B
+
+        /// The third upstream publisher.
+        public let c: C
+
+        /// The fourth upstream publisher.
+        public let d: D
+
+        /// Creates a publisher that receives and combines the latest elements from four publishers.
+        ///
+        /// - Parameters:
+        ///   - a: The first upstream publisher.
+        ///   - b: The second upstream publisher.
+        ///   - c: The third upstream publisher.
+        ///   - d: The fourth upstream publisher.
+        @inlinable
+        public init(_ a: A, _ b: B, _ c: C, _ d: D) {
+            self.a = a
+            self.b = b
+            self.c = c
+            self.d = d
+        }
+
+        /// Subscribes to each upstream publisher in turn, then gives the subscriber its subscription.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let inner = CombineLatestInner<CombineLatest4Buffers<A.Output, B.Output, C.Output, D.Output>, S>(
+                downstream: subscriber, count: 4)
+            a.subscribe(inner.side(0) { $0.a = $1 })
+            b.subscribe(inner.side(1) { $0.b = $1 })
+            c.subscribe(inner.side(2) { $0.c = $1 })
+            d.subscribe(inner.side(3) { $0.d = $1 })
+            inner.establish()
+        }
+    }
+}
+
+extension Publishers.CombineLatest4: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable {}
+
+extension Publishers.CombineLatest4: Sendable where A: Sendable, B: Sendable, C: Sendable, D: Sendable {}
+
+/// The latest values of the four upstreams of ``Publishers/CombineLatest4``.
+@usableFromInline
+struct CombineLatest4Buffers<A, B, C, D>: CombineLatestBuffers {
+    @usableFromInline
+    var a: A?
+
+    @usableFromInline
+    var b: B?
+
+    @usableFromInline
+    var c: C?
+
+    @usableFromInline
+    var d: D?
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    var output: (A, B, C, D)? {
+        guard let a, let b, let c, let d else { return nil }
+        return (a, b, c, d)
+    }
+
+    @usableFromInline
+    var mirrorValues: [Any?] { [a, b, c, d] }
+}
