@@ -184,11 +184,35 @@ public enum StreamsScenarios {
         return tally.checksum
     }
 
-    // TODO(8b, 8c): add `combineLatest(values:probe:)` (`first.combineLatest(second, third)`, a
-    // `Publishers.CombineLatest3`, sink: `tally.add(CombiningWork.combine($0, $1, $2))`) and
-    // `zip(values:probe:)` (`first.zip(second)`, a `Publishers.Zip`, sink:
-    // `tally.chain(CombiningWork.combine($0, $1))`) as in OpenCombineScenarios, once Streams has
-    // those operators, and list them in scenarios 8b and 8c in main.swift.
+    /// 8b. `combineLatest` of three subjects (a `Publishers.CombineLatest3`), values sent
+    /// round-robin.
+    public static func combineLatest(values: Int, probe: Probe) -> Int {
+        let s = (0..<CombiningWork.combineLatestUpstreams).map { _ in PassthroughSubject<Int, Never>() }
+        let tally = Tally()
+        let cancellable = s[0].combineLatest(s[1], s[2])
+            .sink { tally.add(CombiningWork.combine($0, $1, $2)) }
+        probe.start()
+        for index in 0..<values { s[index % CombiningWork.combineLatestUpstreams].send(index) }
+        probe.stop()
+        cancellable.cancel()
+        return tally.checksum
+    }
+
+    /// 8c. `zip` of two subjects (a `Publishers.Zip`), values sent alternately.
+    public static func zip(values: Int, probe: Probe) -> Int {
+        let first = PassthroughSubject<Int, Never>()
+        let second = PassthroughSubject<Int, Never>()
+        let tally = Tally()
+        let cancellable = first.zip(second)
+            .sink { tally.chain(CombiningWork.combine($0, $1)) }
+        probe.start()
+        for index in 0..<values {
+            if index & 1 == 0 { first.send(index) } else { second.send(index) }
+        }
+        probe.stop()
+        cancellable.cancel()
+        return tally.checksum
+    }
 
     /// 8d. `share()` of one subject with `subscribers` sinks.
     public static func share(subscribers: Int, values: Int, probe: Probe) -> Int {

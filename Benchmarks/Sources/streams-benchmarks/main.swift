@@ -249,10 +249,9 @@ do {
             id: "8b", title: "combineLatest of 3 PassthroughSubjects, \(grouped(values)) values",
             unit: "value", operations: values, rounds: sizes.rounds,
             // OpenCombine 0.14.0 has no combineLatest.
-            // TODO(8b): add `.streams: { StreamsScenarios.combineLatest(values: values, probe: $0) }`
-            // once Streams has `Publishers.CombineLatest3` (see StreamsScenarios).
             run: [
-                .floor: { FloorScenarios.combineLatest(values: values, probe: $0) }
+                .streams: { StreamsScenarios.combineLatest(values: values, probe: $0) },
+                .floor: { FloorScenarios.combineLatest(values: values, probe: $0) },
             ],
             runAsync: [
                 .asyncAlgorithms: { await AsyncAlgorithmsScenarios.combineLatest(values: values, probe: $0) }
@@ -264,9 +263,8 @@ do {
         Scenario(
             id: "8c", title: "zip of 2 PassthroughSubjects, \(grouped(values)) values",
             unit: "value", operations: values, rounds: sizes.rounds,
-            // TODO(8c): add `.streams: { StreamsScenarios.zip(values: values, probe: $0) }` once Streams
-            // has `Publishers.Zip` (see StreamsScenarios).
             run: [
+                .streams: { StreamsScenarios.zip(values: values, probe: $0) },
                 .openCombine: { OpenCombineScenarios.zip(values: values, probe: $0) },
                 .floor: { FloorScenarios.zip(values: values, probe: $0) },
             ],
