@@ -1,20 +1,54 @@
 #!/usr/bin/env bash
 # Builds the DocC catalog in Docs/Streams.docc over the package's public symbol graphs.
-# Usage: Scripts/build-docs.sh [output-dir]   (default: .build/docs/Streams.doccarchive)
+# Usage: Scripts/build-docs.sh [output-dir]      a documentation archive
+#                                                (default: .build/docs/Streams.doccarchive)
+#        Scripts/build-docs.sh --site [dir]      a static website (default: .build/docs/site) that
+#                                                any web server can serve from its root, e.g.
+#                                                `python3 -m http.server --directory .build/docs/site`,
+#                                                then http://localhost:8000/documentation/streams/
+# Set DOCS_HOSTING_BASE_PATH (e.g. `Streams` for https://example.com/Streams/) when the site will
+# be served from a sub-path rather than from the server's root.
 # Any warning, such as a symbol link that does not resolve, fails the build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-output=${1:-.build/docs/Streams.doccarchive}
+site=false
+if [ "${1:-}" = --site ]; then
+    site=true
+    output=${2:-.build/docs/site}
+else
+    output=${1:-.build/docs/Streams.doccarchive}
+fi
 graphs=.build/docs/symbol-graphs
 
-swift package dump-symbol-graph --minimum-access-level public >/dev/null
+if ! dump=$(swift package dump-symbol-graph --minimum-access-level public 2>&1); then
+    # Without a build of the tests (a fresh clone), SwiftPM also fails on the test-discovery
+    # modules, which are not documented; any other failure stops the build.
+    if grep 'error:' <<<"$dump" | grep -qvE "symbol graph for '[A-Za-z0-9_]*Package(Discovered)?Tests'"; then
+        printf '%s\n' "$dump" >&2
+        exit 1
+    fi
+fi
 rm -rf "$graphs" && mkdir -p "$graphs"
 # Only the library modules are documented.
 find .build -path '*symbolgraph*' \( -name 'Streams.symbols.json' -o -name 'Streams@*.symbols.json' \
     -o -name 'StreamsTesting.symbols.json' -o -name 'StreamsTesting@*.symbols.json' \) -exec cp {} "$graphs" \;
+hosting=()
+if $site; then
+    hosting=(--transform-for-static-hosting)
+    if [ -n "${DOCS_HOSTING_BASE_PATH:-}" ]; then
+        hosting+=(--hosting-base-path "$DOCS_HOSTING_BASE_PATH")
+    fi
+fi
+rm -rf "$output"
 docc convert Docs/Streams.docc \
     --additional-symbol-graph-dir "$graphs" \
     --fallback-display-name Streams --fallback-bundle-identifier org.streams.Streams \
     --warnings-as-errors \
+    "${hosting[@]}" \
     --output-path "$output"
-echo "Documentation built at $output"
+if $site; then
+    echo "Documentation site built at $output: python3 -m http.server --directory $output," \
+        "then open http://localhost:8000/documentation/streams/"
+else
+    echo "Documentation built at $output"
+fi
