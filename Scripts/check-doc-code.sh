@@ -128,6 +128,10 @@ while IFS= read -r -d '' tutorial; do
     declare -A seen=()
     # Each @Code directive as "<line> <name> <file>", quotes removed.
     while read -r lineno name resource; do
+        if [ "$lineno" = bad ]; then
+            echo "$tutorial:$name: error: expected @Code(name: ..., file: ...) on one line" >&2
+            exit 1
+        fi
         path=$(find "$catalog" -type f -name "$resource" | head -n 1)
         if [ -z "$path" ]; then
             echo "$tutorial:$lineno: error: no file named $resource in $catalog" >&2
@@ -182,6 +186,7 @@ find "$work/units" -mindepth 1 -maxdepth 1 -type d -print0 | sort -z |
     xargs -0 -n 1 -P "$jobs" bash -c 'check_unit "$1"' _
 
 failed=0
+shopt -s nullglob
 for dir in "$work"/units/*/; do
     if [ ! -e "$dir/passed" ]; then
         failed=$((failed + 1))
