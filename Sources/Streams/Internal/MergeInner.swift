@@ -73,31 +73,38 @@ final class MergeInner<Downstream: Subscriber>: Subscription, CustomStringConver
 
     /// Guarded by `lock`.
     @usableFromInline
+    @exclusivity(unchecked)
     var slots: [Slot]
 
     /// Guarded by `lock`: how many upstreams have finished.
     @usableFromInline
+    @exclusivity(unchecked)
     var finishedCount = 0
 
     /// Guarded by `lock`: how many slots hold a waiting value, so that delivery looks through the
     /// slots only when one does.
     @usableFromInline
+    @exclusivity(unchecked)
     var waitingCount = 0
 
     /// Guarded by `lock`: downstream's outstanding demand.
     @usableFromInline
+    @exclusivity(unchecked)
     var demand = Subscribers.Demand.none
 
     /// Guarded by `lock`: which thread delivers to downstream, and who waits for it.
     @usableFromInline
+    @exclusivity(unchecked)
     var turn = DeliveryTurn()
 
     /// Guarded by `lock`: nothing more goes downstream (finished, failing or cancelled).
     @usableFromInline
+    @exclusivity(unchecked)
     var isTerminal = false
 
     /// Guarded by `lock`: a failure for the thread holding the turn to deliver.
     @usableFromInline
+    @exclusivity(unchecked)
     var pendingFailure: Failure?
 
     @inlinable
