@@ -25,6 +25,7 @@ where Buffers.Output == Downstream.Input {
 
     /// Guarded by `lock`.
     @usableFromInline
+    @exclusivity(unchecked)
     var state = State()
 
     @inlinable
