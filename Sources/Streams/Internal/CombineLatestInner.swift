@@ -279,6 +279,19 @@ where Downstream.Input == Buffers.Output {
     /// the completion if one is due.
     @inlinable
     func releaseTurn() {
+        // Usually nothing is due and nobody waits: give the turn up in one pass.
+        let released = lock.withLock { () -> Bool in
+            guard pendingCompletion == nil, !turn.hasWaiters else { return false }
+            turn.releaseUncontended()
+            return true
+        }
+        if !released { releaseTurnSlowly() }
+    }
+
+    /// Gives the turn up after delivering the completion that is due, or to a waiting thread.
+    @inlinable
+    @inline(never)
+    func releaseTurnSlowly() {
         while true {
             let step = lock.withLock { () -> Release in
                 if isEstablished, let completion = pendingCompletion.take() { return .complete(completion) }
