@@ -93,38 +93,47 @@ where Downstream.Input == Buffers.Output {
 
     /// Guarded by `lock`: the latest value of each upstream.
     @usableFromInline
+    @exclusivity(unchecked)
     var buffers = Buffers()
 
     /// Guarded by `lock`; emptied when the stream ends.
     @usableFromInline
+    @exclusivity(unchecked)
     var upstreams: [Upstream]
 
     /// Guarded by `lock`: how many upstreams have finished.
     @usableFromInline
+    @exclusivity(unchecked)
     var finishedCount = 0
 
     /// Guarded by `lock`: downstream's outstanding demand.
     @usableFromInline
+    @exclusivity(unchecked)
     var demand = Subscribers.Demand.none
 
     /// Guarded by `lock`: everything asked of the upstreams so far, for one that subscribes late.
     @usableFromInline
+    @exclusivity(unchecked)
     var requested = Subscribers.Demand.none
 
     /// Guarded by `lock`: which thread delivers to downstream, and who waits for it.
     @usableFromInline
+    @exclusivity(unchecked)
     var turn = DeliveryTurn()
 
     /// Guarded by `lock`: nothing more goes downstream except `pendingCompletion`.
     @usableFromInline
+    @exclusivity(unchecked)
     var isTerminal = false
 
     /// Guarded by `lock`: downstream has received its subscription.
     @usableFromInline
+    @exclusivity(unchecked)
     var isEstablished = false
 
     /// Guarded by `lock`: the completion for the thread that gives up the turn to deliver.
     @usableFromInline
+    @exclusivity(unchecked)
     var pendingCompletion: Subscribers.Completion<Failure>?
 
     @inlinable
@@ -270,6 +279,19 @@ where Downstream.Input == Buffers.Output {
     /// the completion if one is due.
     @inlinable
     func releaseTurn() {
+        // Usually nothing is due and nobody waits: give the turn up in one pass.
+        let released = lock.withLock { () -> Bool in
+            guard pendingCompletion == nil, !turn.hasWaiters else { return false }
+            turn.releaseUncontended()
+            return true
+        }
+        if !released { releaseTurnSlowly() }
+    }
+
+    /// Gives the turn up after delivering the completion that is due, or to a waiting thread.
+    @inlinable
+    @inline(never)
+    func releaseTurnSlowly() {
         while true {
             let step = lock.withLock { () -> Release in
                 if isEstablished, let completion = pendingCompletion.take() { return .complete(completion) }

@@ -73,31 +73,38 @@ final class MergeInner<Downstream: Subscriber>: Subscription, CustomStringConver
 
     /// Guarded by `lock`.
     @usableFromInline
+    @exclusivity(unchecked)
     var slots: [Slot]
 
     /// Guarded by `lock`: how many upstreams have finished.
     @usableFromInline
+    @exclusivity(unchecked)
     var finishedCount = 0
 
     /// Guarded by `lock`: how many slots hold a waiting value, so that delivery looks through the
     /// slots only when one does.
     @usableFromInline
+    @exclusivity(unchecked)
     var waitingCount = 0
 
     /// Guarded by `lock`: downstream's outstanding demand.
     @usableFromInline
+    @exclusivity(unchecked)
     var demand = Subscribers.Demand.none
 
     /// Guarded by `lock`: which thread delivers to downstream, and who waits for it.
     @usableFromInline
+    @exclusivity(unchecked)
     var turn = DeliveryTurn()
 
     /// Guarded by `lock`: nothing more goes downstream (finished, failing or cancelled).
     @usableFromInline
+    @exclusivity(unchecked)
     var isTerminal = false
 
     /// Guarded by `lock`: a failure for the thread holding the turn to deliver.
     @usableFromInline
+    @exclusivity(unchecked)
     var pendingFailure: Failure?
 
     @inlinable
@@ -132,50 +139,79 @@ final class MergeInner<Downstream: Subscriber>: Subscription, CustomStringConver
     @inlinable
     func receive(_ input: Input, index: Int) -> Subscribers.Demand {
         let thread = ThreadIdentity.current
-        var arrival = lock.withLock { arriveLocked(input, index: index, thread: thread, holdingTurn: false) }
-        if case .wait = arrival {
-            awaitTurn(lock: lock) { turn.attempt(by: thread, mayPark: $0) }
-            arrival = lock.withLock { arriveLocked(input, index: index, thread: thread, holdingTurn: true) }
-            switch arrival {
-            case .drop, .waiting:
-                // Still holding the turn: deliver what arrived meanwhile, then give the turn up.
-                drain(adding: .none)
-                return .none
-            case .deliver, .nested, .wait:
-                break
-            }
-        }
-        switch arrival {
-        case .drop, .waiting, .wait:
+        switch lock.withLock({ arriveLocked(input, index: index, thread: thread, holdingTurn: false) }) {
+        case .drop, .waiting:
             return .none
         case .deliver(let unlimited):
             let more = downstream.receive(input)
-            drain(adding: more)
+            endTurn(adding: more)
             return unlimited ? .none : .max(1)
         case .nested(let unlimited):
             let more = downstream.receive(input)
             if more > 0 { lock.withLock { demand += more } }
             return unlimited ? .none : .max(1)
+        case .wait:
+            return receiveAfterWaiting(input, index: index, thread: thread)
         }
+    }
+
+    /// Delivers a value that arrived while another thread held the turn, once this thread has it.
+    @inlinable
+    @inline(never)
+    func receiveAfterWaiting(_ input: Input, index: Int, thread: ThreadIdentity) -> Subscribers.Demand {
+        awaitTurn(lock: lock) { turn.attempt(by: thread, mayPark: $0) }
+        switch lock.withLock({ arriveLocked(input, index: index, thread: thread, holdingTurn: true) }) {
+        case .drop, .waiting, .wait:
+            // Still holding the turn: deliver what arrived meanwhile, then give the turn up.
+            drain(adding: .none)
+            return .none
+        case .deliver(let unlimited), .nested(let unlimited):
+            let more = downstream.receive(input)
+            drain(adding: more)
+            return unlimited ? .none : .max(1)
+        }
+    }
+
+    /// Ends the turn of the thread that has just delivered a value, given the demand downstream
+    /// returned for it: in one pass of the lock when nothing else is due (no value waiting, no
+    /// completion, no thread waiting for the turn), else by draining.
+    @inlinable
+    @inline(__always)
+    func endTurn(adding more: Subscribers.Demand) {
+        let ended = lock.withLock { () -> Bool in
+            guard !isTerminal else { return false }
+            if more > 0 { demand += more }
+            guard waitingCount == 0, finishedCount != slots.count, !turn.hasWaiters else { return false }
+            turn.releaseUncontended()
+            return true
+        }
+        if !ended { drain(adding: .none) }
     }
 
     /// Decides what happens to a value from the upstream at `index`. Call with `lock` held.
     @inlinable
+    @inline(__always)
     func arriveLocked(_ input: Input, index: Int, thread: ThreadIdentity, holdingTurn: Bool) -> Arrival {
         guard !isTerminal else { return .drop }
         if !holdingTurn, turn.isHeld, turn.holder != thread { return .wait }
-        guard demand > 0 else {
-            // As in Combine, a value beyond what was asked replaces the one waiting.
-            if slots[index].waiting == nil { waitingCount += 1 }
-            slots[index].waiting = input
-            return .waiting
-        }
+        guard demand > 0 else { return holdLocked(input, index: index) }
         let unlimited = demand == .unlimited
         if !unlimited { demand -= 1 }
         if holdingTurn { return .deliver(unlimited: unlimited) }
         if turn.isHeld { return .nested(unlimited: unlimited) }
         turn.take(by: thread)
         return .deliver(unlimited: unlimited)
+    }
+
+    /// Keeps a value from the upstream at `index` in its slot until there is demand. Call with `lock`
+    /// held.
+    @inlinable
+    @inline(never)
+    func holdLocked(_ input: Input, index: Int) -> Arrival {
+        // As in Combine, a value beyond what was asked replaces the one waiting.
+        if slots[index].waiting == nil { waitingCount += 1 }
+        slots[index].waiting = input
+        return .waiting
     }
 
     @inlinable

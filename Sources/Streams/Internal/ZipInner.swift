@@ -25,6 +25,7 @@ where Buffers.Output == Downstream.Input {
 
     /// Guarded by `lock`.
     @usableFromInline
+    @exclusivity(unchecked)
     var state = State()
 
     @inlinable
@@ -55,13 +56,23 @@ where Buffers.Output == Downstream.Input {
         switch lock.withLock({ state.receive(index: index, thread: thread, enqueue: enqueue) }) {
         case .dropped, .queued:
             return .none
-        case .deliver:
-            return drain()
+        case .deliver(let tuple):
+            let more = downstream.receive(tuple)
+            if more == .none, let owed = lock.withLock({ state.endTurnIfIdle() }) { return owed }
+            return drain(after: more)
         case .wait:
-            awaitTurn(lock: lock) { state.turn.attempt(by: thread, mayPark: $0) }
-            lock.withLock { state.processing = index }
-            return drain()
+            return receiveAfterWaiting(index: index, thread: thread)
         }
+    }
+
+    /// Delivers, once this thread holds the turn, the tuples that a value from upstream `index`
+    /// completed while another thread held it.
+    @inlinable
+    @inline(never)
+    func receiveAfterWaiting(index: Int, thread: ThreadIdentity) -> Subscribers.Demand {
+        awaitTurn(lock: lock) { state.turn.attempt(by: thread, mayPark: $0) }
+        lock.withLock { state.processing = index }
+        return drain(after: .none)
     }
 
     @inlinable
@@ -85,9 +96,10 @@ where Buffers.Output == Downstream.Input {
 
     /// Delivers the complete tuples, then the completion if it is due. Runs on the thread holding the
     /// turn, which it gives up before returning the demand owed to the upstream that started it.
+    /// `more` is what downstream returned for the tuple delivered before, if any.
     @inlinable
-    func drain() -> Subscribers.Demand {
-        var more = Subscribers.Demand.none
+    func drain(after more: Subscribers.Demand) -> Subscribers.Demand {
+        var more = more
         while true {
             let (ask, step) = lock.withLock { state.next(after: more) }
             ask.forEach { $0.request(more) }

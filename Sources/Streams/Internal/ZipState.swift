@@ -1,13 +1,19 @@
 /// One upstream's values waiting for their partners from the other upstreams, oldest first.
 ///
-/// A value is released as soon as it leaves the queue. The storage is kept and reused while values
-/// come and go one at a time, the usual case.
+/// The oldest value has a place of its own, so that values coming and going one at a time, the usual
+/// case, never touch the array. A value is released as soon as it leaves the queue; the array's
+/// storage is kept and reused.
 @usableFromInline
 struct ZipQueue<Element> {
+    /// The oldest value; `nil` only when the queue is empty.
     @usableFromInline
-    var storage: [Element?] = []
+    var first: Element?
 
-    /// Index of the oldest value in `storage`.
+    /// The values after `first`, from `head` on.
+    @usableFromInline
+    var rest: [Element?] = []
+
+    /// Index of the oldest value in `rest`.
     @usableFromInline
     var head = 0
 
@@ -15,26 +21,36 @@ struct ZipQueue<Element> {
     init() {}
 
     @inlinable
-    var isEmpty: Bool { head == storage.count }
+    var isEmpty: Bool {
+        if case .none = first { return true }
+        return false
+    }
 
     @inlinable
     mutating func append(_ element: Element) {
-        storage.append(element)
+        if isEmpty {
+            first = element
+        } else {
+            rest.append(element)
+        }
     }
 
     /// Removes and returns the oldest value. The queue must not be empty.
     @inlinable
     mutating func removeFirst() -> Element {
-        guard let element = storage[head].take() else {
+        guard let element = first.take() else {
             preconditionFailure("Zip took a value from an empty queue")
         }
-        head += 1
-        if head == storage.count {
-            storage.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head >= 16, head * 2 >= storage.count {
-            storage.removeFirst(head)
-            head = 0
+        if head < rest.count {
+            first = rest[head].take()
+            head += 1
+            if head == rest.count {
+                rest.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head >= 16, head * 2 >= rest.count {
+                rest.removeFirst(head)
+                head = 0
+            }
         }
         return element
     }
@@ -195,8 +211,8 @@ struct ZipState<Buffers: ZipBuffers, Failure: Error> {
         case dropped
         /// Queued, for a tuple not yet complete or for the thread holding the turn to deliver.
         case queued
-        /// This thread took the turn and delivers.
-        case deliver
+        /// This thread took the turn and delivers this tuple, taken from the queues.
+        case deliver(Buffers.Output)
         /// Another thread holds the turn; wait for it, then deliver.
         case wait
     }
@@ -326,7 +342,9 @@ struct ZipState<Buffers: ZipBuffers, Failure: Error> {
         if turn.isHeld { return turn.holder == thread ? .queued : .wait }
         turn.take(by: thread)
         processing = index
-        return .deliver
+        let tuple = buffers.removeOldest()
+        filled = buffers.nonEmpty
+        return .deliver(tuple)
     }
 
     /// Upstream `index` finished: returns how the stream finishes, if it does now.
@@ -383,6 +401,20 @@ struct ZipState<Buffers: ZipBuffers, Failure: Error> {
         self.owed = .none
         processing = nil
         return (turn.release(), owed)
+    }
+
+    /// For the thread holding the turn, after it delivered a tuple for which downstream returned no
+    /// more demand: gives the turn up and returns the demand owed to `processing` when nothing else is
+    /// due (no tuple complete, no completion, no thread waiting for the turn); otherwise returns `nil`
+    /// and the thread carries on with ``next(after:)``.
+    @inlinable
+    mutating func endTurnIfIdle() -> Subscribers.Demand? {
+        guard !isTerminal, filled != everyUpstream, finished & ~filled == 0, !turn.hasWaiters else { return nil }
+        let owed = self.owed
+        self.owed = .none
+        processing = nil
+        turn.releaseUncontended()
+        return owed
     }
 
     /// For the thread holding the turn, after it delivered a tuple for which downstream returned

@@ -216,54 +216,66 @@ extension Publishers.FlatMap {
 
         /// Guarded by `lock`.
         @usableFromInline
+        @exclusivity(unchecked)
         var upstreamStatus = SubscriptionStatus.awaitingSubscription
 
         /// Guarded by `lock`: upstream finished normally.
         @usableFromInline
+        @exclusivity(unchecked)
         var upstreamFinished = false
 
         /// Guarded by `lock`: the new publishers that have not finished, by index.
         @usableFromInline
+        @exclusivity(unchecked)
         var children: [Int: Child] = [:]
 
         /// Guarded by `lock`.
         @usableFromInline
+        @exclusivity(unchecked)
         var nextChildIndex = 0
 
         /// Guarded by `lock`: downstream's outstanding demand.
         @usableFromInline
+        @exclusivity(unchecked)
         var demand = Subscribers.Demand.none
 
         /// Guarded by `lock`: values waiting for demand or for the emitting thread, with the index of
         /// the publisher that sent each.
         @usableFromInline
+        @exclusivity(unchecked)
         var buffer = FlatMapQueue<(child: Int, value: NewPublisher.Output)>()
 
         /// Guarded by `lock`: which thread delivers to downstream, and who waits for it.
         @usableFromInline
+        @exclusivity(unchecked)
         var turn = DeliveryTurn()
 
         /// Guarded by `lock`: no more values go downstream (completed, failing or cancelled).
         @usableFromInline
+        @exclusivity(unchecked)
         var isTerminal = false
 
         /// Guarded by `lock`: a failure for the emitting thread to deliver.
         @usableFromInline
+        @exclusivity(unchecked)
         var pendingFailure: Upstream.Failure?
 
         /// Guarded by `lock`: downstream cancelled. Unlike a completion, this stops the values that
         /// new publishers still send.
         @usableFromInline
+        @exclusivity(unchecked)
         var isCancelled = false
 
         /// Guarded by `lock`: the emitting thread is asking a new publisher for one more value, so a
         /// value that publisher sends back meanwhile is buffered rather than delivered in the middle.
         @usableFromInline
+        @exclusivity(unchecked)
         var isRequestingFromChild = false
 
         /// Guarded by `lock`: upstream's failure is cancelling the new publishers' subscriptions.
         /// Upstream calling again meanwhile is a re-entrant call Combine cannot survive.
         @usableFromInline
+        @exclusivity(unchecked)
         var isCancellingForUpstreamFailure = false
 
         @inlinable

@@ -202,9 +202,7 @@ extension Publishers.Multicast {
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             guard isLive.value else { return .none }
             let demand = downstream.receive(input)
-            if demand > .none {
-                lock.withLock { status.subscription }?.request(demand)
-            }
+            if demand > .none { request(demand) }
             return .none
         }
 
@@ -219,6 +217,7 @@ extension Publishers.Multicast {
         }
 
         @inlinable
+        @inline(never)
         func request(_ demand: Subscribers.Demand) {
             lock.withLock { status.subscription }?.request(demand)
         }

@@ -153,6 +153,25 @@ import Testing
         #expect(subscriber.values == [0, 10, 1, 11, 2, 12, 3, 13])
     }
 
+    @Test func demandReturnedForAValueGoesToOneThatArrivedDuringItsDelivery() {
+        let a = FlowPublisher<Int, Never>()
+        let b = FlowPublisher<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+        var answered: Subscribers.Demand?
+        subscriber.onReceiveValue { value in
+            // No demand is left while 1 is being delivered: 2 waits, then takes the demand returned for 1.
+            if value == 1 { answered = b.send(2) }
+        }
+        a.merge(with: b).subscribe(subscriber)
+        #expect(a.send(1) == .max(1))
+        #expect(answered == Subscribers.Demand.none)
+        #expect(subscriber.values == [1, 2])
+        #expect(b.subscription?.history == [.requested(.max(1)), .requested(.max(1))])
+        // The demand returned for 2 is there for the next value.
+        #expect(a.send(3) == .max(1))
+        #expect(subscriber.values == [1, 2, 3])
+    }
+
     @Test func aValueSentOverTheWaitingOneReplacesIt() {
         let a = FlowPublisher<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)

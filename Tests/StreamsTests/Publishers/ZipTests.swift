@@ -23,6 +23,39 @@ import Testing
         #expect(subscriber.completion == nil)
     }
 
+    @Test func aLongBacklogPairsInOrderAndLetsEachValueGoOnceUsed() {
+        let a = PassthroughSubject<FlowToken, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        var paired: [(ObjectIdentifier, Int)] = []
+        weak var lastPairedToken: FlowToken?
+        let cancellable = a.zip(b).sink { token, number in
+            lastPairedToken = token
+            paired.append((ObjectIdentifier(token), number))
+        }
+        var sent: [ObjectIdentifier] = []
+        weak var firstToken: FlowToken?
+        do {
+            let tokens = (0..<40).map { _ in FlowToken() }
+            firstToken = tokens[0]
+            sent = tokens.map(ObjectIdentifier.init)
+            for token in tokens { a.send(token) }
+        }
+        #expect(firstToken != nil)
+        for number in 0..<40 {
+            b.send(number)
+            #expect(paired.count == number + 1)
+            #expect(lastPairedToken == nil)
+        }
+        #expect(paired.map(\.0) == sent)
+        #expect(paired.map(\.1) == Array(0..<40))
+        // Once the backlog is used up, values pair one at a time again.
+        b.send(40)
+        a.send(FlowToken())
+        #expect(paired.count == 41)
+        #expect(paired.last?.1 == 40)
+        cancellable.cancel()
+    }
+
     @Test func zipsThreeAndFourPublishers() {
         let three: Publishers.Zip3<Publishers.Sequence<[Int], Never>, Just<String>, Just<Bool>> =
             [1, 2].publisher.zip(Just("a"), Just(true))
