@@ -16,7 +16,8 @@
 #   `name` in that tutorial's project, step after step. At every step, the project as it stands
 #   (the latest file of each name) is type-checked together as one module, so a step's code must
 #   compile with the other files the reader has at that point. `@testable import` lines in them are
-#   ignored, since the checked project is a single module.
+#   ignored, since the checked project is a single module. A file whose `name` is `main.swift`
+#   holds the project's top-level code, as in an executable target.
 # - Every other .swift file in the catalog (under Resources or anywhere else) is type-checked alone,
 #   as the main file of a program.
 # Errors point at the line in the catalog's own file (the .md, .tutorial or .swift file).
@@ -147,7 +148,7 @@ while IFS= read -r -d '' tutorial; do
         steps=$((steps + 1))
         new_unit "$tutorial:$lineno (the tutorial's files at this step)" library
         for logical in "${!project[@]}"; do
-            copy_source "${project[$logical]}" "$dir/$(basename "${project[$logical]}")"
+            copy_source "${project[$logical]}" "$dir/$logical"
         done
     done < <(awk '
         /@Code[ \t]*\(/ {
@@ -178,7 +179,11 @@ printf '%s\n' "${swiftc_flags[@]}" >"$work/flags"
 check_unit() {
     local dir=$1 flags=() extra=()
     mapfile -t flags <"$dir/../../flags"
-    [ "$(cat "$dir/mode")" = library ] && extra=(-parse-as-library -module-name DocCode)
+    # A tutorial's project is a library, unless it has a main.swift: then that file is its top-level code.
+    if [ "$(cat "$dir/mode")" = library ]; then
+        extra=(-module-name DocCode)
+        [ -e "$dir/main.swift" ] || extra+=(-parse-as-library)
+    fi
     if swiftc "${flags[@]}" "${extra[@]}" "$dir"/*.swift >"$dir/log" 2>&1; then
         touch "$dir/passed"
     fi

@@ -1,0 +1,17 @@
+import Foundation
+import Streams
+
+let service = SignUpService()
+let model = SignUpModel(service: service)
+model.email = "ada@example.com"
+model.password = "correct horse"
+
+for await canSubmit in model.$canSubmit.values where canSubmit {
+    print("can submit:", canSubmit)
+    break
+}
+model.submitTapped.send()
+for await status in model.$status.values where !status.isEmpty {
+    print("status:", status)
+    break
+}
