@@ -1,0 +1,78 @@
+import Streams
+
+/// A piece of the screen that counts how often it is drawn.
+final class Label {
+    let name: String
+    private(set) var text = ""
+    private(set) var renders = 0
+
+    init(_ name: String) {
+        self.name = name
+    }
+
+    func render(_ text: String) {
+        self.text = text
+        renders += 1
+    }
+}
+
+/// What the title shows: the two parts of the state it reads.
+struct TitleContent: Equatable {
+    var folder: String
+    var unread: Int
+
+    var text: String { "\(folder) (\(unread))" }
+}
+
+/// What the title shows, kept up to date by a slice of the store.
+final class TitleModel: ObservableObject {
+    @ObservedPublisher var content: TitleContent
+
+    init(store: CurrentValueSubject<AppState, Never>) {
+        let slice = store
+            .map { TitleContent(folder: $0.folder, unread: $0.unread) }
+            .removeDuplicates()
+        _content = ObservedPublisher(
+            publisher: slice, initial: TitleContent(folder: store.value.folder, unread: store.value.unread))
+    }
+}
+
+/// The mail app's screen: three labels that observe one store.
+final class Screen {
+    let store = CurrentValueSubject<AppState, Never>(AppState())
+    let title = Label("title")
+    let sync = Label("sync")
+    let profile = Label("profile")
+    let titleModel: TitleModel
+    private var subscriptions = Set<AnyCancellable>()
+
+    init() {
+        titleModel = TitleModel(store: store)
+        title.render(titleModel.content.text)
+        titleModel.objectDidChange
+            .sink { [title, titleModel] in title.render(titleModel.content.text) }
+            .store(in: &subscriptions)
+        store
+            .map(\.isSyncing)
+            .removeDuplicates()
+            .sink { [sync] isSyncing in sync.render(isSyncing ? "Syncing…" : "Up to date") }
+            .store(in: &subscriptions)
+        store
+            .map(\.userName)
+            .removeDuplicates()
+            .sink { [profile] userName in profile.render(userName) }
+            .store(in: &subscriptions)
+    }
+
+    /// Changes the state, as the user or the server does.
+    func apply(_ change: @escaping (inout AppState) -> Void) {
+        change(&store.value)
+    }
+
+    /// How often each label was drawn.
+    var report: String {
+        let labels = [title, sync, profile]
+        let counts = labels.map { "\($0.name) \($0.renders)" }.joined(separator: ", ")
+        return "\(counts): \(labels.map(\.renders).reduce(0, +)) renders"
+    }
+}

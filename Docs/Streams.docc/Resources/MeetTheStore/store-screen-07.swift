@@ -1,0 +1,74 @@
+import Streams
+
+/// A piece of the screen that counts how often it is drawn.
+final class Label {
+    let name: String
+    private(set) var text = ""
+    private(set) var renders = 0
+
+    init(_ name: String) {
+        self.name = name
+    }
+
+    func render(_ text: String) {
+        self.text = text
+        renders += 1
+    }
+}
+
+/// What the title shows: the two parts of the state it reads.
+struct TitleContent: Equatable {
+    var folder: String
+    var unread: Int
+
+    var text: String { "\(folder) (\(unread))" }
+}
+
+extension AppState {
+    /// The title's part of the state, as one value a store can slice.
+    var titleContent: TitleContent {
+        TitleContent(folder: folder, unread: unread)
+    }
+}
+
+/// The mail app's screen: three labels, each observing its slice of one store.
+final class Screen {
+    let store = Store(AppState())
+    let title = Label("title")
+    let sync = Label("sync")
+    let profile = Label("profile")
+    /// One badge per message list on screen, all showing the unread count.
+    let badges = (1...100).map { Label("badge \($0)") }
+    private var subscriptions = Set<AnyCancellable>()
+
+    init() {
+        store.slice(\.titleContent)
+            .sink { [title] content in title.render(content.text) }
+            .store(in: &subscriptions)
+        store.slice(\.isSyncing)
+            .sink { [sync] isSyncing in sync.render(isSyncing ? "Syncing…" : "Up to date") }
+            .store(in: &subscriptions)
+        store.slice(\.userName)
+            .sink { [profile] userName in profile.render(userName) }
+            .store(in: &subscriptions)
+        for badge in badges {
+            store.slice(\.unread)
+                .sink { unread in badge.render("\(unread)") }
+                .store(in: &subscriptions)
+        }
+    }
+
+    /// Changes the state, as the user or the server does.
+    func apply(_ change: @escaping (inout AppState) -> Void) {
+        store.update(change)
+    }
+
+    /// How often each label was drawn.
+    var report: String {
+        let labels = [title, sync, profile]
+        let counts = labels.map { "\($0.name) \($0.renders)" }.joined(separator: ", ")
+        let badgeRenders = badges.map(\.renders).reduce(0, +)
+        return "\(counts): \(labels.map(\.renders).reduce(0, +)) renders; "
+            + "\(badges.count) badges: \(badgeRenders) renders; \(store.sliceCount) slices compared per update"
+    }
+}
