@@ -29,7 +29,8 @@ final class TitleModel: ObservableObject {
     @ObservedPublisher var content: TitleContent
 
     init(store: CurrentValueSubject<AppState, Never>) {
-        let slice = store
+        let slice =
+            store
             .map { TitleContent(folder: $0.folder, unread: $0.unread) }
             .removeDuplicates()
         _content = ObservedPublisher(
