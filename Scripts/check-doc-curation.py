@@ -13,7 +13,8 @@ Checked: every class, structure, enumeration, protocol and type alias that belon
 a type that module extends (`Optional.Publisher`, `DispatchQueue.SchedulerTimeType`) or to a
 namespace (`Publishers.Map`, `Subscribers.Sink`). Members, including types nested in an ordinary
 type (`Published.Publisher`, `Record.Recording`), are listed on their type's own page by DocC and
-are not counted. Prints the ones not curated within two clicks and exits 1 if there are any.
+are not counted. Also checks that Publisher's page puts every operator in a topic group written in
+the catalog. Prints what is not curated and exits 1 if anything is not.
 """
 import json
 import pathlib
@@ -94,4 +95,19 @@ for url in unportable:
     print("  in FoundationEssentials (not linkable portably):", url.split("/documentation/", 1)[-1])
 for url in uncurated:
     print("  not curated:", url.split("/documentation/", 1)[-1])
-sys.exit(1 if uncurated else 0)
+
+# The operators: Publisher's page groups them as Combine's documentation does, so a new operator
+# must be added to a group (Docs/Streams.docc/Extensions/Publisher.md) rather than left in DocC's
+# catch-all "Instance Methods".
+operators = [
+    identifier
+    for url, page in pages.items()
+    if url.endswith("/documentation/Streams/Publisher")
+    for section in page.get("topicSections", [])
+    if section.get("generated")
+    for identifier in section.get("identifiers", [])
+]
+print(f"check-doc-curation: {len(operators)} members of Publisher not in a topic group of its page")
+for identifier in operators:
+    print("  not grouped:", identifier.split("/documentation/", 1)[-1])
+sys.exit(1 if uncurated or operators else 0)
