@@ -9,6 +9,11 @@
 # Set DOCS_HOSTING_BASE_PATH (e.g. `Streams` for https://example.com/Streams/) when the site will
 # be served from a sub-path rather than from the server's root.
 # Any warning, such as a symbol link that does not resolve, fails the build.
+# The symbol graphs include extension blocks, so what Streams adds to other modules' types
+# (`Optional.Publisher`, `DispatchQueue.SchedulerTimeType`, `DispatchQueue.test`, ...) is documented
+# under "Extended Modules" or wherever the catalog curates it.
+# Scripts/check-doc-curation.py then checks, on the archive, that every public type is curated
+# within two clicks of a landing page.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 site=false
@@ -20,7 +25,7 @@ else
 fi
 graphs=.build/docs/symbol-graphs
 
-if ! dump=$(swift package dump-symbol-graph --minimum-access-level public 2>&1); then
+if ! dump=$(swift package dump-symbol-graph --minimum-access-level public --emit-extension-block-symbols 2>&1); then
     # Without a build of the tests (a fresh clone), SwiftPM also fails on the test-discovery
     # modules, which are not documented; any other failure stops the build.
     if grep 'error:' <<<"$dump" | grep -qvE "symbol graph for '[A-Za-z0-9_]*Package(Discovered)?Tests'"; then
