@@ -24,10 +24,12 @@ final class AsyncValuesSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
     final class Waiter {
         /// Guarded by the subscriber's lock; set while the call waits.
         @usableFromInline
+        @exclusivity(unchecked)
         var continuation: CheckedContinuation<Void, Never>?
 
         /// Guarded by the subscriber's lock: the call's result, `.success(nil)` for the end.
         @usableFromInline
+        @exclusivity(unchecked)
         var outcome: Result<Input?, Failure>?
 
         @inlinable
@@ -65,18 +67,22 @@ final class AsyncValuesSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
 
     /// Guarded by `lock`.
     @usableFromInline
+    @exclusivity(unchecked)
     var status = SubscriptionStatus.awaitingSubscription
 
     /// Guarded by `lock`: what was requested before the subscription arrived.
     @usableFromInline
+    @exclusivity(unchecked)
     var demandBeforeSubscription = Subscribers.Demand.none
 
     /// Guarded by `lock`: the pending calls, oldest first.
     @usableFromInline
+    @exclusivity(unchecked)
     var waiters: [Waiter] = []
 
     /// Guarded by `lock`: a failure that arrived while nobody was waiting, for the next call to throw.
     @usableFromInline
+    @exclusivity(unchecked)
     var unclaimedFailure: Failure?
 
     @inlinable

@@ -45,7 +45,11 @@ public final class Deduplicated<Object: ObservableObject, Snapshot: Equatable>: 
 
     private let makeSnapshot: (Object) -> Snapshot
     private let lock = Lock()
+    /// Guarded by `lock`.
+    @exclusivity(unchecked)
     private var lastSnapshot: Snapshot
+    /// Guarded by `lock`.
+    @exclusivity(unchecked)
     private var comparisonScheduled = false
     private var subscription: AnyCancellable?
 

@@ -31,7 +31,11 @@ final class ObservationRegistry: @unchecked Sendable {
     static let shared = ObservationRegistry()
 
     private let lock = Lock()
+    /// Guarded by `lock`.
+    @exclusivity(unchecked)
     private var entries: [ObjectIdentifier: Entry] = [:]
+    /// Guarded by `lock`.
+    @exclusivity(unchecked)
     private var sweepThreshold = 64
 
     /// The object's signals, created if it has none yet.

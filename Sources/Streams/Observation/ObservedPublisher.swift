@@ -32,8 +32,14 @@ public final class ObservedPublisher<Value>: Publisher {
     public typealias Failure = Never
 
     private let lock = Lock()
+    /// Guarded by `lock`.
+    @exclusivity(unchecked)
     private var current: Value
+    /// Guarded by `lock`.
+    @exclusivity(unchecked)
     private var ownerSignals: ObservationSignals?
+    /// Guarded by `lock`.
+    @exclusivity(unchecked)
     private var subscription: AnyCancellable?
     private let changes: CurrentValueSubject<Value, Never>
 

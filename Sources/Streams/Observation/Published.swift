@@ -132,9 +132,17 @@ final class PublishedStorage<Value>: @unchecked Sendable {
     let broadcaster: SubjectBroadcaster<Value, Never>
 
     private let lock = Lock()
+    /// Guarded by `lock`.
+    @exclusivity(unchecked)
     private var storedValue: Value
+    /// Guarded by `lock`.
+    @exclusivity(unchecked)
     private var signals: ObservationSignals?
+    /// Guarded by `lock`.
+    @exclusivity(unchecked)
     private var assignments: [AnyCancellable] = []
+    /// Guarded by `lock`.
+    @exclusivity(unchecked)
     private weak var owner: AnyObject?
 
     init(_ value: Value) {

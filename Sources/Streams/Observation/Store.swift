@@ -26,8 +26,12 @@ public final class Store<State> {
     public let subject: CurrentValueSubject<State, Never>
 
     private let lock = Lock()
+    /// Guarded by `lock`.
+    @exclusivity(unchecked)
     private var slices: [AnyKeyPath: any StoreSliceNode<State>] = [:]
-    /// The values of `slices`, kept as an array so an update reads them without allocating.
+    /// Guarded by `lock`: the values of `slices`, kept as an array so an update reads them without
+    /// allocating.
+    @exclusivity(unchecked)
     private var sliceNodes: [any StoreSliceNode<State>] = []
     private var distribution: AnyCancellable?
 

@@ -61,6 +61,7 @@ extension Publishers {
 
         /// Where the connection stands; guarded by `lock`.
         @usableFromInline
+        @exclusivity(unchecked)
         var state = State.disconnected
 
         /// Where an autoconnect's connection stands, with how many subscriptions have not been
@@ -207,6 +208,7 @@ extension Publishers.Autoconnect {
 
         /// Let go of on cancel; guarded by `lock`.
         @usableFromInline
+        @exclusivity(unchecked)
         var parent: Publishers.Autoconnect<Upstream>?
 
         @inlinable

@@ -164,40 +164,50 @@ extension Publishers.CollectByTime {
 
         /// Released once the completion is delivered or the subscription is cancelled.
         @usableFromInline
+        @exclusivity(unchecked)
         var downstream: Downstream?
 
         @usableFromInline
+        @exclusivity(unchecked)
         var status = SubscriptionStatus.awaitingSubscription
 
         /// How many arrays the downstream still wants.
         @usableFromInline
+        @exclusivity(unchecked)
         var demand = Subscribers.Demand.none
 
         @usableFromInline
+        @exclusivity(unchecked)
         var buffer: [Upstream.Output] = []
 
         /// The repeating timer, once the scheduler has returned it.
         @usableFromInline
+        @exclusivity(unchecked)
         var timer: (any Cancellable)?
 
         /// Counts the timers started, so that a timer replaced meanwhile is not kept.
         @usableFromInline
+        @exclusivity(unchecked)
         var timerGeneration: UInt64 = 0
 
         /// Whether a delivery of a full array is scheduled.
         @usableFromInline
+        @exclusivity(unchecked)
         var isFullDeliveryScheduled = false
 
         /// The upstream's completion, once its delivery has been scheduled.
         @usableFromInline
+        @exclusivity(unchecked)
         var completion: Subscribers.Completion<Upstream.Failure>?
 
         /// Whether the scheduled delivery of the completion has run: from then on, the remaining
         /// arrays and the completion go out as demand allows.
         @usableFromInline
+        @exclusivity(unchecked)
         var isFlushing = false
 
         @usableFromInline
+        @exclusivity(unchecked)
         var delivery = PacedDelivery<Event>()
 
         @inlinable

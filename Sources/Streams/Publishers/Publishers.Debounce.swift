@@ -132,31 +132,39 @@ extension Publishers.Debounce {
 
         /// Released once the completion is delivered or the subscription is cancelled.
         @usableFromInline
+        @exclusivity(unchecked)
         var downstream: Downstream?
 
         @usableFromInline
+        @exclusivity(unchecked)
         var status = SubscriptionStatus.awaitingSubscription
 
         @usableFromInline
+        @exclusivity(unchecked)
         var demand = Subscribers.Demand.none
 
         /// The latest element from upstream.
         @usableFromInline
+        @exclusivity(unchecked)
         var currentValue: Upstream.Output?
 
         /// Counts elements: each one's timer publishes it only if no newer one came.
         @usableFromInline
+        @exclusivity(unchecked)
         var generation: UInt64 = 0
 
         /// The generation whose timer is waiting to publish `currentValue`, if any.
         @usableFromInline
+        @exclusivity(unchecked)
         var armedGeneration: UInt64?
 
         /// The waiting timer, once the scheduler has returned it.
         @usableFromInline
+        @exclusivity(unchecked)
         var timer: (any Cancellable)?
 
         @usableFromInline
+        @exclusivity(unchecked)
         var delivery = PacedDelivery<Event>()
 
         @inlinable

@@ -156,24 +156,29 @@ extension Publishers.Delay {
         /// Guarded by `lock`. Stays `subscribed` until the completion is delivered or the subscription
         /// is cancelled.
         @usableFromInline
+        @exclusivity(unchecked)
         var status = SubscriptionStatus.awaitingSubscription
 
         /// Guarded by `lock`: upstream has completed; from then on, as in Combine, cancelling no longer
         /// stops the delivery.
         @usableFromInline
+        @exclusivity(unchecked)
         var upstreamCompleted = false
 
         /// Guarded by `lock`: events not yet delivered, oldest first.
         @usableFromInline
+        @exclusivity(unchecked)
         var queue = ScheduledEventQueue<Event>()
 
         /// Guarded by `lock`: how many scheduled actions have run whose event is not delivered yet.
         @usableFromInline
+        @exclusivity(unchecked)
         var due = 0
 
         /// Guarded by `lock`: an action is delivering — or the downstream has not returned from
         /// `receive(subscription:)` yet, and due events wait for it.
         @usableFromInline
+        @exclusivity(unchecked)
         var delivering = true
 
         @inlinable

@@ -106,10 +106,12 @@ extension Publishers.MeasureInterval {
 
         /// Guarded by `lock`.
         @usableFromInline
+        @exclusivity(unchecked)
         var status = SubscriptionStatus.awaitingSubscription
 
         /// Guarded by `lock`: when the previous value, or the subscription, arrived.
         @usableFromInline
+        @exclusivity(unchecked)
         var last: Context.SchedulerTimeType?
 
         @inlinable

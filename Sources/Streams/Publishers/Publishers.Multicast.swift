@@ -108,6 +108,7 @@ extension Publishers {
 
         /// Created on first use; guarded by `lock`.
         @usableFromInline
+        @exclusivity(unchecked)
         var subject: SubjectType?
 
         /// Creates a multicast publisher that applies a closure to create a subject that delivers
@@ -171,6 +172,7 @@ extension Publishers.Multicast {
 
         /// The subject's subscription; guarded by `lock`.
         @usableFromInline
+        @exclusivity(unchecked)
         var status = SubscriptionStatus.awaitingSubscription
 
         /// Whether `status` is `.subscribed`, readable on the value path without the lock.

@@ -122,6 +122,7 @@ extension Publishers.Print {
 
         /// Guarded by `lock`.
         @usableFromInline
+        @exclusivity(unchecked)
         var status = SubscriptionStatus.awaitingSubscription
 
         @inlinable

@@ -123,24 +123,29 @@ extension Publishers.ReceiveOn {
         /// Guarded by `lock`. Stays `subscribed` until the completion is delivered or the subscription
         /// is cancelled.
         @usableFromInline
+        @exclusivity(unchecked)
         var status = SubscriptionStatus.awaitingSubscription
 
         /// Guarded by `lock`: upstream has completed and its completion is on its way downstream.
         /// From then on, as in Combine, cancelling no longer stops the delivery.
         @usableFromInline
+        @exclusivity(unchecked)
         var upstreamCompleted = false
 
         /// Guarded by `lock`: events not yet delivered, oldest first.
         @usableFromInline
+        @exclusivity(unchecked)
         var pending = ScheduledEventQueue<Event>()
 
         /// Guarded by `lock`: how many of the `pending` events their scheduled action has released.
         @usableFromInline
+        @exclusivity(unchecked)
         var released = 0
 
         /// Guarded by `lock`: a thread is calling the downstream — or the downstream has not returned
         /// from `receive(subscription:)` yet, since nothing may be delivered to it while it is there.
         @usableFromInline
+        @exclusivity(unchecked)
         var delivering = true
 
         @inlinable

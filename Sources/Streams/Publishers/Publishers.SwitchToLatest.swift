@@ -170,6 +170,7 @@ extension Publishers.SwitchToLatest {
 
         /// Guarded by `lock`.
         @usableFromInline
+        @exclusivity(unchecked)
         var state = SwitchToLatestState()
 
         @inlinable

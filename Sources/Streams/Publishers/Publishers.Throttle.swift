@@ -132,29 +132,36 @@ extension Publishers.Throttle {
 
         /// Released once the completion is delivered or the subscription is cancelled.
         @usableFromInline
+        @exclusivity(unchecked)
         var downstream: Downstream?
 
         /// Stays `subscribed` after the upstream completes, until the completion goes out, so that a
         /// cancel in between still reaches upstream, as in Combine.
         @usableFromInline
+        @exclusivity(unchecked)
         var status = SubscriptionStatus.awaitingSubscription
 
         @usableFromInline
+        @exclusivity(unchecked)
         var demand = Subscribers.Demand.none
 
         /// The element scheduled to go out.
         @usableFromInline
+        @exclusivity(unchecked)
         var pendingInput: Upstream.Output?
 
         /// The upstream's completion, scheduled to go out.
         @usableFromInline
+        @exclusivity(unchecked)
         var pendingCompletion: Subscribers.Completion<Upstream.Failure>?
 
         /// When the last element went out.
         @usableFromInline
+        @exclusivity(unchecked)
         var lastEmissionTime: Context.SchedulerTimeType?
 
         @usableFromInline
+        @exclusivity(unchecked)
         var delivery = PacedDelivery<Event>()
 
         @inlinable

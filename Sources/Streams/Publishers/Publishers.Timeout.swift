@@ -166,43 +166,53 @@ extension Publishers.Timeout {
         /// Guarded by `lock`. Stays `subscribed` until a completion goes out, the time runs out or
         /// the subscription is cancelled.
         @usableFromInline
+        @exclusivity(unchecked)
         var status = SubscriptionStatus.awaitingSubscription
 
         /// Guarded by `lock`: upstream has completed; its completion is on its way.
         @usableFromInline
+        @exclusivity(unchecked)
         var upstreamCompleted = false
 
         /// Guarded by `lock`: events not yet delivered, oldest first.
         @usableFromInline
+        @exclusivity(unchecked)
         var pending = ScheduledEventQueue<Event>()
 
         /// Guarded by `lock`: how many of the `pending` events their scheduled action has released.
         @usableFromInline
+        @exclusivity(unchecked)
         var released = 0
 
         /// Guarded by `lock`: a thread is calling the downstream — or the downstream has not returned
         /// from `receive(subscription:)` yet. Others leave their event to it.
         @usableFromInline
+        @exclusivity(unchecked)
         var delivering = true
 
         /// Guarded by `lock`: the completion to deliver because the time ran out.
         @usableFromInline
+        @exclusivity(unchecked)
         var ownCompletion: Subscribers.Completion<Upstream.Failure>?
 
         /// Guarded by `lock`: whether the downstream has made its first request.
         @usableFromInline
+        @exclusivity(unchecked)
         var requested = false
 
         /// Guarded by `lock`: the generation of the current timer; older timers are stale.
         @usableFromInline
+        @exclusivity(unchecked)
         var timerGeneration = 0
 
         /// Guarded by `lock`: the current timer, once scheduled.
         @usableFromInline
+        @exclusivity(unchecked)
         var timer: (any Cancellable)?
 
         /// Guarded by `lock`: the thread starting the first timer, while it does.
         @usableFromInline
+        @exclusivity(unchecked)
         var settingUp = ThreadIdentity.none
 
         @inlinable

@@ -132,6 +132,7 @@ extension Publishers.TryMap {
 
         /// Guarded by `lock`.
         @usableFromInline
+        @exclusivity(unchecked)
         var status = SubscriptionStatus.awaitingSubscription
 
         @inlinable

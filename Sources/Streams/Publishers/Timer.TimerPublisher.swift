@@ -87,6 +87,7 @@ extension Timer {
 
         /// The attached subscriptions, in the order they attached; guarded by `lock`.
         @usableFromInline
+        @exclusivity(unchecked)
         var subscriptions: [any TimerTickReceiver<Date>] = []
 
         /// Creates a publisher that repeatedly emits the current date on the given interval.
@@ -179,7 +180,9 @@ extension Timer {
         final class Connection: Cancellable, @unchecked Sendable {
             // @unchecked: `publisher` and `timer` are guarded by `lock`.
             let lock = Lock()
+            @exclusivity(unchecked)
             var publisher: TimerPublisher?
+            @exclusivity(unchecked)
             var timer: Timer?
 
             init(publisher: TimerPublisher) {
@@ -215,12 +218,15 @@ extension Timer {
 
             // Guarded by `lock`: released on cancel or when a connection is cancelled.
             @usableFromInline
+            @exclusivity(unchecked)
             var downstream: Downstream?
 
             @usableFromInline
+            @exclusivity(unchecked)
             var demand = Subscribers.Demand.none
 
             @usableFromInline
+            @exclusivity(unchecked)
             weak var parent: TimerPublisher?
 
             @inlinable

@@ -210,7 +210,11 @@ extension OperationQueue: Scheduler {
 // @unchecked Sendable (as every Operation): `action` and `isDue` are guarded by `lock`.
 private final class DelayedActionOperation: Operation, Cancellable, @unchecked Sendable {
     private let lock = Lock()
+    /// Guarded by `lock`.
+    @exclusivity(unchecked)
     private var action: (() -> Void)?
+    /// Guarded by `lock`.
+    @exclusivity(unchecked)
     private var isDue = false
 
     init(_ action: @escaping () -> Void) {
@@ -255,9 +259,14 @@ private final class DelayedActionOperation: Operation, Cancellable, @unchecked S
 private final class RepeatingOperations: Cancellable, @unchecked Sendable {
     private let lock = Lock()
     private let interval: TimeInterval
-    /// `nil` once cancelled, as are `queue` and `pending`.
+    /// Guarded by `lock`; `nil` once cancelled, as are `queue` and `pending`.
+    @exclusivity(unchecked)
     private var action: (() -> Void)?
+    /// Guarded by `lock`.
+    @exclusivity(unchecked)
     private var queue: OperationQueue?
+    /// Guarded by `lock`.
+    @exclusivity(unchecked)
     private var pending: DelayedActionOperation?
 
     init(queue: OperationQueue, interval: TimeInterval, action: @escaping () -> Void) {
