@@ -68,7 +68,8 @@ final class CounterViewModel {
     @Test func mutableLocalStateInClosures() {
         var log: [String] = []
         let subject = PassthroughSubject<Int, Never>()
-        let cancellable = subject
+        let cancellable =
+            subject
             .filter { $0 > 0 }
             .map { "value \($0)" }
             .sink { log.append($0) }

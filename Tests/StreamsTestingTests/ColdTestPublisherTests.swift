@@ -189,7 +189,8 @@ import Testing
 
     @Test func concurrentRequestsDeliverEachValueOnceInOrder() {
         let scheduler = DispatchQueue.test
-        let cold = scheduler.createColdPublisher((0..<400).map { Recorded<DispatchStride, TestEvent<Int, Never>>.value($0, at: .seconds(1)) })
+        let cold = scheduler.createColdPublisher(
+            (0..<400).map { Recorded<DispatchStride, TestEvent<Int, Never>>.value($0, at: .seconds(1)) })
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
         cold.subscribe(subscriber)
         scheduler.advance(by: .seconds(1))

@@ -17,7 +17,8 @@ private final class ThermostatModel {
     private var cancellable: AnyCancellable?
 
     func connect<P: Publisher<Double, Never>>(to sensor: P) {
-        cancellable = sensor
+        cancellable =
+            sensor
             .map { $0 > 30 ? "\($0)° too hot" : "\($0)°" }
             .sink { [weak self] in self?.readings.append($0) }
     }
@@ -292,7 +293,8 @@ final class RecordedEventsXCTests: XCTestCase {
         let hot = scheduler.createHotPublisher([.value(1, at: .seconds(1)), .finished(at: .seconds(2))])
         let recorder = scheduler.record(hot)
         scheduler.advance(by: .seconds(2))
-        XCTAssertEqual(recorder.events, [.subscription(at: .zero), .value(1, at: .seconds(1)), .finished(at: .seconds(2))])
+        XCTAssertEqual(
+            recorder.events, [.subscription(at: .zero), .value(1, at: .seconds(1)), .finished(at: .seconds(2))])
         XCTAssertEqual(recorder.valuesWithTimes, [Recorded(1, at: .seconds(1))])
         XCTAssertEqual(
             hot.subscriptions, [RecordedSubscription(subscribed: .zero, demands: [.demand(.unlimited, at: .zero)])])

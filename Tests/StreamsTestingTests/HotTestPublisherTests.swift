@@ -46,7 +46,10 @@ import Testing
         scheduler.advance(by: .seconds(5))
         let late = scheduler.record(hot)
         #expect(late.events == [.subscription(at: .seconds(5)), .finished(at: .seconds(5))])
-        #expect(hot.subscriptions == [RecordedSubscription(subscribed: .seconds(5), demands: [.demand(.unlimited, at: .seconds(5))])])
+        #expect(
+            hot.subscriptions == [
+                RecordedSubscription(subscribed: .seconds(5), demands: [.demand(.unlimited, at: .seconds(5))])
+            ])
     }
 
     @Test func aValueWithoutDemandIsDroppedForThatSubscriber() {
@@ -221,7 +224,9 @@ import Testing
 
     @Test func aScriptWithASubscriptionStops() async {
         await #expect(processExitsWith: .failure) {
-            _ = DispatchQueue.test.createHotPublisher([Recorded<DispatchStride, TestEvent<Int, Never>>.subscription(at: .zero)])
+            _ = DispatchQueue.test.createHotPublisher([
+                Recorded<DispatchStride, TestEvent<Int, Never>>.subscription(at: .zero)
+            ])
         }
     }
 

@@ -166,7 +166,8 @@ import Testing
         let scheduler = DispatchQueue.test
         let readings = PassthroughSubject<Int, Never>()
         var printed: [String] = []
-        let cancellable = readings
+        let cancellable =
+            readings
             .collect(.byTimeOrCount(scheduler, .seconds(1), 3))
             .sink(receiveCompletion: { printed.append("\($0)") }, receiveValue: { printed.append("\($0)") })
         readings.send(1)
@@ -445,7 +446,8 @@ import Testing
     @Test func worksOnAnImmediateScheduler() {
         let subscriber = TestSubscriber<[Int], Never>()
         (1...5).publisher.collect(.byTimeOrCount(ImmediateScheduler.shared, .seconds(1), 2)).subscribe(subscriber)
-        #expect(subscriber.events == [.subscription, .value([1, 2]), .value([3, 4]), .value([5]), .completion(.finished)])
+        #expect(
+            subscriber.events == [.subscription, .value([1, 2]), .value([3, 4]), .value([5]), .completion(.finished)])
     }
 
     // MARK: How it uses its scheduler
@@ -504,7 +506,8 @@ import Testing
         let subject = PassthroughSubject<Int, Never>()
         let arrays = PacingCounter<[Int]>()
         let finished = DispatchSemaphore(value: 0)
-        let cancellable = subject
+        let cancellable =
+            subject
             .collect(.byTimeOrCount(queue, .seconds(60), 10))
             .sink(receiveCompletion: { _ in finished.signal() }, receiveValue: { arrays.append($0) })
         queue.sync {

@@ -94,7 +94,8 @@ import Testing
         let scheduler = DispatchQueue.test
         let typing = PassthroughSubject<String, Never>()
         var printed: [String] = []
-        let cancellable = typing
+        let cancellable =
+            typing
             .debounce(for: .milliseconds(300), scheduler: scheduler)
             .sink { printed.append("search: \($0)") }
         typing.send("s")
@@ -411,7 +412,8 @@ import Testing
         let queue = DispatchQueue(label: "debounce")
         let subject = PassthroughSubject<Int, Never>()
         let received = PacingCounter<Int>()
-        let cancellable = subject
+        let cancellable =
+            subject
             .debounce(for: .milliseconds(50), scheduler: queue)
             .sink { received.append($0) }
         // The burst is sent from the queue itself, so no timer can run in the middle of it.

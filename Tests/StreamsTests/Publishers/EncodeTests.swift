@@ -53,7 +53,8 @@ private struct Point: Codable, Equatable {
 
     @Test func upstreamFailurePassesThroughAsAnyError() {
         let subscriber = TestSubscriber<Data, any Error>()
-        Fail<Point, CreateTestError>(error: CreateTestError(code: 3)).encode(encoder: JSONEncoder()).subscribe(subscriber)
+        Fail<Point, CreateTestError>(error: CreateTestError(code: 3)).encode(encoder: JSONEncoder()).subscribe(
+            subscriber)
         guard case .failure(let error) = subscriber.completion else {
             Issue.record("expected a failure")
             return

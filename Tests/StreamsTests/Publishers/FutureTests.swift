@@ -151,8 +151,12 @@ private final class PromiseBox<Output, Failure: Error>: @unchecked Sendable {
         var received: [Int] = []
         future.subscribe(
             AnySubscriber(
-                receiveSubscription: { $0.cancel(); $0.request(.max(1)) },
-                receiveValue: { received.append($0); return .none }))
+                receiveSubscription: {
+                    $0.cancel(); $0.request(.max(1))
+                },
+                receiveValue: {
+                    received.append($0); return .none
+                }))
         #expect(received.isEmpty)
     }
 

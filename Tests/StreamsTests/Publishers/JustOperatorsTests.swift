@@ -69,7 +69,9 @@ private func absurd(_ never: Never) -> CreateTestError {}
 
     @Test func comparisonsNeverCallTheClosure() {
         var calls = 0
-        let ordering: (Int, Int) -> Bool = { calls += 1; return $0 < $1 }
+        let ordering: (Int, Int) -> Bool = {
+            calls += 1; return $0 < $1
+        }
         #expect(Just(3).min() == Just(3))
         #expect(Just(3).max() == Just(3))
         #expect(Just(3).min(by: ordering) == Just(3))
@@ -100,7 +102,10 @@ private func absurd(_ never: Never) -> CreateTestError {}
 
     @Test func tryRemoveDuplicatesCallsThePredicateOnceWithTheValueTwice() throws {
         var arguments: [[Int]] = []
-        #expect(try Just(8).tryRemoveDuplicates { arguments.append([$0, $1]); return true }.result.get() == 8)
+        #expect(
+            try Just(8).tryRemoveDuplicates {
+                arguments.append([$0, $1]); return true
+            }.result.get() == 8)
         #expect(arguments == [[8, 8]])
         #expect(throws: CreateTestError(code: 4)) {
             try Just(8).tryRemoveDuplicates { _, _ in throw CreateTestError(code: 4) }.result.get()

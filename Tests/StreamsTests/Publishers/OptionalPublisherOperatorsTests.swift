@@ -30,13 +30,17 @@ import Testing
 
     @Test func closuresRunOnlyWhenThereIsAValue() {
         var calls = 0
-        let predicate: (Int) -> Bool = { _ in calls += 1; return true }
+        let predicate: (Int) -> Bool = { _ in
+            calls += 1; return true
+        }
         _ = none.filter(predicate)
         _ = none.allSatisfy(predicate)
         _ = none.contains(where: predicate)
         _ = none.first(where: predicate)
         _ = none.map { _ in calls += 1 }
-        _ = none.reduce(0) { _, _ in calls += 1; return 0 }
+        _ = none.reduce(0) { _, _ in
+            calls += 1; return 0
+        }
         #expect(calls == 0)
         _ = Sut(1).filter(predicate)
         _ = Sut(1).allSatisfy(predicate)
@@ -77,7 +81,9 @@ import Testing
 
     @Test func identityOperators() {
         var calls = 0
-        let ordering: (Int, Int) -> Bool = { calls += 1; return $0 < $1 }
+        let ordering: (Int, Int) -> Bool = {
+            calls += 1; return $0 < $1
+        }
         for publisher in [Sut(4), none] {
             #expect(publisher.min() == publisher)
             #expect(publisher.max() == publisher)

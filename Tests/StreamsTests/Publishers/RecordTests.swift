@@ -10,9 +10,10 @@ import Testing
     @Test func playsBackValuesThenTheCompletion() {
         let subscriber = TestSubscriber<Int, CreateTestError>()
         Sut(output: [1, 2, 3], completion: .failure(CreateTestError(code: 9))).subscribe(subscriber)
-        #expect(subscriber.events == [
-            .subscription, .value(1), .value(2), .value(3), .completion(.failure(CreateTestError(code: 9))),
-        ])
+        #expect(
+            subscriber.events == [
+                .subscription, .value(1), .value(2), .value(3), .completion(.failure(CreateTestError(code: 9))),
+            ])
     }
 
     @Test func recordsInteractively() {
@@ -237,20 +238,23 @@ import Testing
         #expect(decoded.recording.completion == .failure(CreateTestError(code: 6)))
         let subscriber = TestSubscriber<Int, CreateTestError>()
         decoded.subscribe(subscriber)
-        #expect(subscriber.events == [
-            .subscription, .value(3), .value(2), .value(1), .completion(.failure(CreateTestError(code: 6))),
-        ])
+        #expect(
+            subscriber.events == [
+                .subscription, .value(3), .value(2), .value(1), .completion(.failure(CreateTestError(code: 6))),
+            ])
     }
 
     @Test func encodesTheCombineLayout() throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let finished = try encoder.encode(Sut(output: [1, 2], completion: .finished))
-        #expect(String(decoding: finished, as: UTF8.self)
-            == #"{"recording":{"completion":{"success":true},"output":[1,2]}}"#)
+        #expect(
+            String(decoding: finished, as: UTF8.self)
+                == #"{"recording":{"completion":{"success":true},"output":[1,2]}}"#)
         let failed = try encoder.encode(Sut.Recording(output: [], completion: .failure(CreateTestError(code: 1))))
-        #expect(String(decoding: failed, as: UTF8.self)
-            == #"{"completion":{"error":{"code":1},"success":false},"output":[]}"#)
+        #expect(
+            String(decoding: failed, as: UTF8.self)
+                == #"{"completion":{"error":{"code":1},"success":false},"output":[]}"#)
         var viaInto = Data()
         let recording = Sut.Recording(output: [5])
         let plain = try encoder.encode(recording)

@@ -52,7 +52,9 @@ import Testing
 
     @Test func throwingComparisonsCallTheClosureOnceWithTheValueTwice() throws {
         var arguments: [[Int]] = []
-        let record: (Int, Int) throws -> Bool = { arguments.append([$0, $1]); return false }
+        let record: (Int, Int) throws -> Bool = {
+            arguments.append([$0, $1]); return false
+        }
         #expect(try Sut(6).tryMin(by: record).result.get() == 6)
         #expect(try Sut(6).tryMax(by: record).result.get() == 6)
         #expect(try Sut(6).tryRemoveDuplicates(by: record).result.get() == 6)
@@ -68,7 +70,9 @@ import Testing
 
     @Test func identityOperators() {
         var calls = 0
-        let ordering: (Int, Int) -> Bool = { calls += 1; return $0 < $1 }
+        let ordering: (Int, Int) -> Bool = {
+            calls += 1; return $0 < $1
+        }
         for publisher in [Sut(4), failed] {
             #expect(publisher.min() == publisher)
             #expect(publisher.max() == publisher)

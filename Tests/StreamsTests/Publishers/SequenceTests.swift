@@ -40,9 +40,10 @@ private struct CountingSequence: Sequence {
         #expect(subscriber.values == [1, 2, 3, 4])
         #expect(subscriber.completion == nil)
         subscriber.request(.max(1))
-        #expect(subscriber.events == [
-            .subscription, .value(1), .value(2), .value(3), .value(4), .value(5), .completion(.finished),
-        ])
+        #expect(
+            subscriber.events == [
+                .subscription, .value(1), .value(2), .value(3), .value(4), .value(5), .completion(.finished),
+            ])
     }
 
     @Test func sendsNothingWithoutDemand() {
@@ -150,7 +151,8 @@ private struct CountingSequence: Sequence {
         [1, 2, 3].publisher.subscribe(subscriber)
         let subscription = try #require(subscriber.subscription)
         #expect(String(describing: subscription) == "[1, 2, 3]")
-        #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "[1, 2, 3]")
+        #expect(
+            (subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "[1, 2, 3]")
         let range = TestSubscriber<Int, Never>(initialDemand: .none)
         (1..<4).publisher.subscribe(range)
         #expect(range.subscription.map { String(describing: $0) } == "1..<4")

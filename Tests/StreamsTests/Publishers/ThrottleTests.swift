@@ -108,7 +108,8 @@ import Testing
         let scheduler = DispatchQueue.test
         let taps = PassthroughSubject<Int, Never>()
         var printed: [Int] = []
-        let cancellable = taps
+        let cancellable =
+            taps
             .throttle(for: .seconds(1), scheduler: scheduler, latest: true)
             .sink { printed.append($0) }
         taps.send(1)
@@ -392,7 +393,8 @@ import Testing
     @Test func completingFromInsideTheCompletionIsHarmless() {
         let subject = PassthroughSubject<Int, Never>()
         var completions = 0
-        let cancellable = subject
+        let cancellable =
+            subject
             .throttle(for: .seconds(60), scheduler: ImmediateScheduler.shared, latest: true)
             .sink(
                 receiveCompletion: { _ in
@@ -464,7 +466,8 @@ import Testing
     }
 
     @Test func keepsItsConfiguration() {
-        let throttle = Empty<Int, Never>().throttle(for: .seconds(2), scheduler: ImmediateScheduler.shared, latest: false)
+        let throttle = Empty<Int, Never>().throttle(
+            for: .seconds(2), scheduler: ImmediateScheduler.shared, latest: false)
         #expect(throttle.interval == .seconds(2))
         #expect(throttle.latest == false)
     }
@@ -475,7 +478,8 @@ import Testing
         let queue = DispatchQueue(label: "throttle")
         let subject = PassthroughSubject<Int, Never>()
         let received = PacingCounter<Int>()
-        let cancellable = subject
+        let cancellable =
+            subject
             .throttle(for: .seconds(60), scheduler: queue, latest: true)
             .sink { received.append($0) }
         // The burst is sent from the queue itself, so the first emission runs after all of it.

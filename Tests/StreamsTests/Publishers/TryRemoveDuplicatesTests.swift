@@ -44,7 +44,8 @@ import Testing
 
     @Test func firstValueNeverCallsThePredicate() {
         let subscriber = TestSubscriber<Int, any Error>()
-        Just(8).eraseToAnyPublisher().tryRemoveDuplicates { _, _ in throw TransformTestError.thrown(8) }.subscribe(subscriber)
+        Just(8).eraseToAnyPublisher().tryRemoveDuplicates { _, _ in throw TransformTestError.thrown(8) }.subscribe(
+            subscriber)
         #expect(subscriber.transformEvents == [.subscription, .value(8), .completion(.finished)])
     }
 
