@@ -93,12 +93,12 @@ extension NotificationCenter.Publisher: Equatable {
 /// receives nothing (the center keeps only an empty block, as in Combine). Deliveries are serialized by
 /// a recursive lock, which lets a notification posted from inside the subscriber go down nested, as in
 /// Combine, while posts from other threads wait their turn.
+// @unchecked Sendable: the variables are guarded by `lock`; `downstream` is only called with
+// `deliveryLock` held.
 private final class NotificationSubscription<Downstream: Subscriber>: Subscription, NotificationReceiver,
-    CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    @unchecked Sendable  // see above
 where Downstream.Input == Notification, Downstream.Failure == Never {
-    // @unchecked: the variables are guarded by `lock`; `downstream` is only called with `deliveryLock`
-    // held.
     private let lock = Lock()
     private let deliveryLock = NSRecursiveLock()
     private let name: Notification.Name

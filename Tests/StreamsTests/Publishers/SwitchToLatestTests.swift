@@ -449,13 +449,14 @@ private typealias Inner = FlowPublisher<Int, FlowError>
                 zero.send(0)
             case 1:
                 firstIsCurrent.wait()
+                nameCurrentThread("late-sender")
                 first.send(1)
             default:
                 inside.wait()
                 outer.send(first)
                 firstIsCurrent.signal()
-                // Time for the value to reach the operator and queue for the turn.
-                Thread.sleep(forTimeInterval: 0.02)
+                // The value has reached the operator and waits for the turn once its thread parks.
+                #expect(waitUntilThreadBlocks(named: "late-sender"))
                 interrupt(outer, subscriber)
                 release.signal()
             }
