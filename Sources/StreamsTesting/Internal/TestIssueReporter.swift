@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+import XCTest
+
+/// Reports a failed check to whichever test library is running the current test.
+///
+/// Swift Testing and XCTest each see only their own failures: an `Issue.record` made inside an XCTest
+/// test case, or an `XCTFail` made inside a Swift Testing test, is dropped. So a StreamsTesting check
+/// asks Swift Testing first (a test is current on this task), then XCTest (the process is a test
+/// bundle), and outside any test it writes the message to standard error instead of losing it.
+enum TestIssueReporter {
+    /// Records `message` as a failure of the running test, at the given source location.
+    static func report(
+        _ message: String, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
+    ) {
+        if Test.current != nil {
+            Issue.record(
+                Comment(rawValue: message),
+                sourceLocation: SourceLocation(
+                    fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line), column: Int(column)))
+        } else if isRunningXCTest {
+            XCTFail(message, file: filePath, line: line)
+        } else {
+            FileHandle.standardError.write(Data("StreamsTesting: \(message)\n".utf8))
+        }
+    }
+
+    /// Whether this process is an XCTest bundle (`swift test` runs `<Package>PackageTests.xctest`).
+    private static let isRunningXCTest: Bool = {
+        let executable = CommandLine.arguments.first ?? ""
+        return executable.hasSuffix(".xctest") || executable.contains(".xctest/")
+    }()
+}
