@@ -1,0 +1,55 @@
+/// How the characters of a diagram become values: from a dictionary, or from the character itself.
+struct MarbleValues<Output> {
+    /// The end of the message for a character that is not a value, such as "has no value in values:".
+    let hint: String
+    /// The value a character stands for, or `nil` if it stands for none.
+    let read: (Character) -> Output?
+
+    /// Looks each character up in `values`.
+    static func dictionary(_ values: [Character: Output]) -> Self {
+        MarbleValues(hint: "is not a key of values:") { values[$0] }
+    }
+
+    /// Reads each character as a value with `Output(String(character))`.
+    static func lossless() -> Self where Output: LosslessStringConvertible {
+        MarbleValues(hint: "cannot be read as a \(Output.self)") { Output(String($0)) }
+    }
+}
+
+extension MarbleDiagram {
+    /// Parses `source` as the script of a cold or hot test publisher, or stops the program with a
+    /// message saying what is wrong and where.
+    ///
+    /// Each frame lasts `frame`. In a hot diagram, values left of `^` are dropped (they happened
+    /// before the test began, when nobody could subscribe), and a completion left of `^` happens at
+    /// time zero. `#` fails with `error`; a diagram with `#` and no error stops the program.
+    static func script<Output, Failure: Error, Stride: SignedNumeric & Comparable>(
+        _ source: String, kind: Kind, frame: Stride, values: MarbleValues<Output>, error: Failure?
+    ) -> [Recorded<Stride, TestEvent<Output, Failure>>] {
+        precondition(frame > .zero, "A marble frame must last longer than zero.")
+        let diagram = parseOrStop(source, kind: kind, unknownValueHint: values.hint) { values.read($0) != nil }
+        var script: [Recorded<Stride, TestEvent<Output, Failure>>] = []
+        for event in diagram.events {
+            let time = frame * Stride(exactly: Swift.max(event.frame, 0))!
+            switch event.symbol {
+            case .value(let character):
+                guard event.frame >= 0 else { continue }
+                script.append(.value(values.read(character)!, at: time))
+            case .finished:
+                script.append(.finished(at: time))
+            case .failure:
+                guard let error else {
+                    preconditionFailure(
+                        MarbleSyntaxError(
+                            diagram: source, column: event.column,
+                            problem: "'#' but the publisher cannot fail; pass error: to say what it fails with"
+                        ).description)
+                }
+                script.append(.failure(error, at: time))
+            case .subscribed, .cancelled:
+                break
+            }
+        }
+        return script
+    }
+}

@@ -1,0 +1,170 @@
+import Dispatch
+import Foundation
+import Streams
+import StreamsTesting
+import Testing
+
+/// The syntax of marble diagrams, through the publishers they script.
+@Suite struct MarbleDiagramTests {
+    @Test func eachCharacterIsOneFrameAndValuesComeFromTheDictionary() {
+        let scheduler = DispatchQueue.test
+        let numbers = scheduler.createColdPublisher(marbles: "a--b-|", values: ["a": 1, "b": 2])
+        #expect(
+            numbers.script == [
+                .value(1, at: .zero), .value(2, at: .seconds(3)), .finished(at: .seconds(5)),
+            ])
+    }
+
+    @Test func theFrameSetsHowLongEachCharacterLasts() {
+        let scheduler = DispatchQueue.test
+        let numbers = scheduler.createColdPublisher(
+            marbles: "-a-|", values: ["a": 1], frame: .milliseconds(100))
+        #expect(numbers.script == [.value(1, at: .milliseconds(100)), .finished(at: .milliseconds(300))])
+    }
+
+    @Test func withoutADictionaryEachCharacterIsItsOwnValue() {
+        let scheduler = DispatchQueue.test
+        let letters = scheduler.createColdPublisher(marbles: "x-9|")
+        #expect(letters.script == [.value("x", at: .zero), .value("9", at: .seconds(2)), .finished(at: .seconds(3))])
+
+        let characters = scheduler.createColdPublisher(marbles: "x-9|", outputType: Character.self)
+        #expect(
+            characters.script == [.value("x", at: .zero), .value("9", at: .seconds(2)), .finished(at: .seconds(3))])
+
+        let digits = scheduler.createHotPublisher(marbles: "1-9", outputType: Int.self)
+        #expect(digits.script == [.value(1, at: .zero), .value(9, at: .seconds(2))])
+    }
+
+    @Test func hashFailsWithTheGivenError() {
+        let scheduler = DispatchQueue.test
+        let failing = scheduler.createColdPublisher(marbles: "a-#", values: ["a": 1], error: KitError(code: 7))
+        #expect(failing.script == [.value(1, at: .zero), .failure(KitError(code: 7), at: .seconds(2))])
+
+        let letters = scheduler.createHotPublisher(marbles: "-#", error: KitError())
+        #expect(letters.script == [.failure(KitError(), at: .seconds(1))])
+    }
+
+    @Test func aGroupHappensAtTheFrameOfItsParenthesisAndStillTakesItsColumns() {
+        let scheduler = DispatchQueue.test
+        let grouped = scheduler.createColdPublisher(marbles: "-(ab)c(d|)")
+        #expect(
+            grouped.script == [
+                .value("a", at: .seconds(1)),
+                .value("b", at: .seconds(1)),
+                .value("c", at: .seconds(5)),
+                .value("d", at: .seconds(6)),
+                .finished(at: .seconds(6)),
+            ])
+    }
+
+    @Test func spacesTakeNoTime() {
+        let scheduler = DispatchQueue.test
+        let spaced = scheduler.createColdPublisher(marbles: "  a - b  |")
+        let tight = scheduler.createColdPublisher(marbles: "a-b|")
+        #expect(spaced.script == tight.script)
+    }
+
+    @Test func dashesAfterTheCompletionAreOnlyTime() {
+        let scheduler = DispatchQueue.test
+        let padded = scheduler.createColdPublisher(marbles: "a|---")
+        #expect(padded.script == [.value("a", at: .zero), .finished(at: .seconds(1))])
+    }
+
+    @Test func caretIsTimeZeroOfAHotPublisher() {
+        let scheduler = DispatchQueue.test
+        let hot = scheduler.createHotPublisher(marbles: "--^-a-(b|)")
+        #expect(hot.script == [.value("a", at: .seconds(2)), .value("b", at: .seconds(4)), .finished(at: .seconds(4))])
+    }
+
+    @Test func valuesBeforeTheCaretReachNobody() {
+        let scheduler = DispatchQueue.test
+        let hot = scheduler.createHotPublisher(marbles: "a-b^c")
+        #expect(hot.script == [.value("c", at: .seconds(1))])
+        #expect(scheduler.marbles(of: hot) == "-c")
+    }
+
+    @Test func aCompletionBeforeTheCaretHasHappenedByTimeZero() {
+        let scheduler = DispatchQueue.test
+        let over = scheduler.createHotPublisher(marbles: "a|-^--")
+        #expect(over.script == [.finished(at: .zero)])
+        #expect(scheduler.marbles(of: over) == "|")
+    }
+
+    @Test func aHotDiagramWithoutACaretStartsAtItsFirstColumn() {
+        let scheduler = DispatchQueue.test
+        let hot = scheduler.createHotPublisher(marbles: "a-b")
+        #expect(hot.script == [.value("a", at: .zero), .value("b", at: .seconds(2))])
+    }
+
+    // MARK: Malformed diagrams stop the program
+
+    @Test func anUnclosedGroupStops() async {
+        await #expect(processExitsWith: .failure) {
+            _ = DispatchQueue.test.createColdPublisher(marbles: "--a--(b|")
+        }
+    }
+
+    @Test func aGroupInsideAGroupStops() async {
+        await #expect(processExitsWith: .failure) {
+            _ = DispatchQueue.test.createColdPublisher(marbles: "(a(b))")
+        }
+    }
+
+    @Test func aClosingParenthesisWithoutAGroupStops() async {
+        await #expect(processExitsWith: .failure) {
+            _ = DispatchQueue.test.createColdPublisher(marbles: "a)")
+        }
+    }
+
+    @Test func anEventAfterTheCompletionStops() async {
+        await #expect(processExitsWith: .failure) {
+            _ = DispatchQueue.test.createColdPublisher(marbles: "a|-b")
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = DispatchQueue.test.createColdPublisher(marbles: "(|a)")
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = DispatchQueue.test.createColdPublisher(marbles: "#-|", error: KitError())
+        }
+    }
+
+    @Test func twoCaretsStop() async {
+        await #expect(processExitsWith: .failure) {
+            _ = DispatchQueue.test.createHotPublisher(marbles: "-^-^a")
+        }
+    }
+
+    @Test func aCaretInAColdDiagramStops() async {
+        await #expect(processExitsWith: .failure) {
+            _ = DispatchQueue.test.createColdPublisher(marbles: "-^-a")
+        }
+    }
+
+    @Test func aCharacterWithoutAValueStops() async {
+        await #expect(processExitsWith: .failure) {
+            _ = DispatchQueue.test.createColdPublisher(marbles: "a-b", values: ["a": 1])
+        }
+        await #expect(processExitsWith: .failure) {
+            _ = DispatchQueue.test.createColdPublisher(marbles: "1-x", outputType: Int.self)
+        }
+    }
+
+    @Test func aFailureInAPublisherThatCannotFailStops() async {
+        await #expect(processExitsWith: .failure) {
+            _ = DispatchQueue.test.createColdPublisher(marbles: "a-#")
+        }
+    }
+
+    @Test func aCancellationMarkInAnEventDiagramStops() async {
+        await #expect(processExitsWith: .failure) {
+            _ = DispatchQueue.test.createHotPublisher(marbles: "a-!")
+        }
+    }
+
+    @Test func aMalformedExpectedDiagramStops() async {
+        await #expect(processExitsWith: .failure) {
+            let scheduler = DispatchQueue.test
+            scheduler.expect(Just("a"), marbles: "(a|")
+        }
+    }
+}
