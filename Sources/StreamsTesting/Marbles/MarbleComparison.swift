@@ -1,8 +1,9 @@
 /// Compares two marble diagrams and, when they differ, records a test failure that shows both,
 /// one above the other, with a caret under the first column where they differ.
 ///
-/// Both diagrams are compared by what they say, not by how they are typed: spaces, trailing `-`
-/// and one-event groups such as `(a)` make no difference, so `"--a--b--"` matches `"--a --b"`.
+/// Both diagrams are compared by the events they show, not by how they are typed: spaces and
+/// trailing `-` make no difference, so `"--a--b--"` matches `"--a --b"`, and neither does a group
+/// of one event, so `"(a)-b"` matches `"a---b"`.
 /// The failure goes to Swift Testing or XCTest, whichever runs the test, at the caller's line:
 ///
 /// ```swift
@@ -74,9 +75,9 @@ extension MarbleDiagram.Symbol {
 ///                ^
 /// ```
 ///
-/// `title` replaces "Marble diagrams"; `notes` are lines added after the caret (a legend).
+/// `subject` replaces "Marble diagrams differ"; `notes` are lines added after the caret (a legend).
 func marbleMismatch(
-    expected: String, actual: String, title: String = "Marble diagrams", notes: [String] = []
+    expected: String, actual: String, subject: String = "Marble diagrams differ", notes: [String] = []
 ) -> String? {
     guard expected != actual else { return nil }
     let expectedCharacters = Array(expected)
@@ -88,7 +89,7 @@ func marbleMismatch(
         column += 1
     }
     var lines = [
-        "\(title) differ at column \(column + 1):",
+        "\(subject) at column \(column + 1):",
         "expected: \(expected)",
         "actual:   \(actual)",
         String(repeating: " ", count: 10 + column) + "^",

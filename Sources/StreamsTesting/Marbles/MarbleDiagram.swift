@@ -8,8 +8,8 @@
 /// - `(` starts a group: every event up to `)` happens at the frame of the `(`. The group's
 ///   characters still take a frame each, so `(ab)c` puts `c` at frame 4, and a column of the source
 ///   is always a frame of time.
-/// - `^` is time zero of a hot publisher (or the subscription of a subscription diagram); frames
-///   count from it, so events left of it fall on negative frames.
+/// - `^` is time zero of a hot publisher: frames count from it, so events left of it fall on
+///   negative frames. In a subscription diagram it is when the subscription began.
 /// - `!` is a cancellation, in subscription diagrams only.
 /// - Any other character is a value, if `isValue` accepts it.
 ///
@@ -147,7 +147,8 @@ struct MarbleDiagram: Equatable {
             column = 1
             throw fail("no '^'; a subscription diagram shows when the subscription began")
         }
-        if let zero {
+        // A subscription diagram's `^` is when the subscription began, not time zero.
+        if kind == .hot, let zero {
             events = events.map { event in
                 var shifted = event
                 shifted.frame -= zero.position

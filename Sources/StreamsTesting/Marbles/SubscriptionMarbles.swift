@@ -56,7 +56,7 @@ func expectSubscriptionMarbles(
         for index in actual.indices {
             message = marbleMismatch(
                 expected: expected[index], actual: actual[index],
-                title: "Subscription \(index + 1) of \(actual.count):")
+                subject: "Subscription \(index + 1) of \(actual.count) differs")
             if message != nil { break }
         }
     }

@@ -145,8 +145,8 @@ extension TestScheduler {
     /// where they differ.
     ///
     /// It subscribes, moves the clock (`frames` frames, or until nothing is scheduled), and draws
-    /// what arrived, values as their one-character description. Spaces, trailing `-` and one-event
-    /// groups in `marbles` make no difference. With `error`, a failure must also be that error (when
+    /// what arrived, values as their one-character description. The diagrams are compared by the
+    /// events they show: spaces and trailing `-` in `marbles` make no difference. With `error`, a failure must also be that error (when
     /// the failure type is `Equatable`).
     ///
     /// ```swift

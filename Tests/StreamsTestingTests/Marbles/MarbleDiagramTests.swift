@@ -168,3 +168,4 @@ import Testing
         }
     }
 }
+
