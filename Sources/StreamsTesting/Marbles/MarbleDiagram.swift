@@ -125,12 +125,15 @@ struct MarbleDiagram: Equatable {
                 guard kind != .subscription else {
                     throw fail("'\(character)' in a subscription diagram, which shows only - ^ ! ( ) and spaces")
                 }
-                guard isValue(character) else { throw fail("'\(character)' is not a marble symbol and \(unknownValueHint)") }
+                guard isValue(character) else {
+                    throw fail("'\(character)' is not a marble symbol and \(unknownValueHint)")
+                }
                 symbol = .value(character)
             }
             if let ending {
                 throw fail(
-                    "'\(character)' after the '\(ending.symbol)' at column \(ending.column); nothing can follow the end")
+                    "'\(character)' after the '\(ending.symbol)' at column \(ending.column); nothing can follow the end"
+                )
             }
             if symbol == .cancelled {
                 ending = ("!", column)

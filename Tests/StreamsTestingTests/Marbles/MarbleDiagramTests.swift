@@ -168,4 +168,3 @@ import Testing
         }
     }
 }
-

@@ -37,7 +37,8 @@ import Testing
         )
         #expect(
             message("a-x")
-                == "Malformed marble diagram \"a-x\", column 3: 'x' is not a marble symbol and is not a key of values:.")
+                == "Malformed marble diagram \"a-x\", column 3: 'x' is not a marble symbol and is not a key of values:."
+        )
         #expect(
             message("a-!")
                 == "Malformed marble diagram \"a-!\", column 3: '!' marks a cancellation, which only a subscription diagram can show."
@@ -55,7 +56,8 @@ import Testing
         )
         #expect(
             message("-^ -^a", kind: .hot)
-                == "Malformed marble diagram \"-^ -^a\", column 5: a second '^'; the diagram has one already, at column 2.")
+                == "Malformed marble diagram \"-^ -^a\", column 5: a second '^'; the diagram has one already, at column 2."
+        )
         #expect(
             message("(^a)", kind: .hot)
                 == "Malformed marble diagram \"(^a)\", column 2: '^' inside the group opened at column 1; time zero cannot be in a group."
