@@ -24,9 +24,9 @@ extension TestScheduler {
     /// #expect(recorder.events == [
     ///     .subscription(at: .zero),
     ///     .value(9.5, at: .seconds(1)),
-    ///     .value(9.75, at: .seconds(2)),
-    ///     .value(10, at: .seconds(2)),
-    ///     .finished(at: .seconds(6)),
+    ///     .value(9.75, at: .seconds(3)),
+    ///     .value(10, at: .seconds(3)),
+    ///     .finished(at: .seconds(7)),
     /// ])
     /// ```
     ///
