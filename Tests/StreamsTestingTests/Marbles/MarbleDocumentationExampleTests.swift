@@ -12,6 +12,28 @@ private struct Corrupt: Error, Equatable {}
 private struct Disconnected: Error, Equatable {}
 private struct SensorFault: Error, Equatable {}
 
+/// The tutorial's search model (Docs/Streams.docc/Resources/TestTimeWithoutWaiting/test-time-model-03.swift).
+private final class TutorialSearchModel {
+    @Published var query = ""
+    @Published private(set) var results: [String] = []
+    private var cancellables = Set<AnyCancellable>()
+
+    init(
+        search: @escaping (String) -> AnyPublisher<[String], Never>,
+        scheduler: AnySchedulerOf<DispatchQueue> = .main
+    ) {
+        $query
+            .dropFirst()
+            .debounce(for: .milliseconds(300), scheduler: scheduler)
+            .removeDuplicates()
+            .map(search)
+            .switchToLatest()
+            .receive(on: scheduler)
+            .sink { [weak self] results in self?.results = results }
+            .store(in: &cancellables)
+    }
+}
+
 @Suite struct MarbleDocumentationExampleTests {
     @Test func coldWithValues() {
         let scheduler = DispatchQueue.test
@@ -196,5 +218,51 @@ private struct SensorFault: Error, Equatable {}
         scheduler.expect(searches.switchToLatest(), marbles: "-a-x-y")
         first.expectSubscriptions(["^-!"])
         second.expectSubscriptions(["--^"])
+    }
+
+    // MARK: The article's section "Draw time: marble diagrams" and the tutorial's last step
+
+    @Test func articleDebouncesKeystrokes() {
+        let scheduler = DispatchQueue.test
+        let typing = scheduler.createHotPublisher(marbles: "-ab---c-d----|")
+        let searches = typing.debounce(for: .seconds(3), scheduler: scheduler)
+        scheduler.expect(searches, marbles: "-----b-----d-|")
+    }
+
+    @Test func articleRetriesOnceAfterAFailure() {
+        let scheduler = DispatchQueue.test
+        let pages: [Character: [String]] = ["p": ["Pilot", "Finale"]]
+        let request = scheduler.createColdPublisher(marbles: "--#", values: pages, error: Offline())
+        let retried = scheduler.createColdPublisher(marbles: "-p|", values: pages, error: Offline())
+        let refresh = request.catch { _ in retried }
+        scheduler.expect(refresh, marbles: "---p|", values: pages)
+    }
+
+    @Test func articleANewSearchCancelsTheOneInFlight() {
+        let scheduler = DispatchQueue.test
+        let first = scheduler.createColdPublisher(marbles: "a-b---c|")
+        let second = scheduler.createColdPublisher(marbles: "-e--f|")
+        let searches = scheduler.createHotPublisher(
+            marbles: "-1---2------|", values: ["1": first, "2": second])
+        scheduler.expect(searches.switchToLatest(), marbles: "-a-b--e--f--|")
+        first.expectSubscriptions(["-^---!"])
+        second.expectSubscriptions(["-----^"])
+    }
+
+    @Test func tutorialDrawsTheWholeSession() {
+        let scheduler = DispatchQueue.test
+        let frame: DispatchQueue.SchedulerTimeType.Stride = .milliseconds(100)
+        let queries: [Character: String] = ["1": "s", "2": "sw", "3": "swif"]
+        let answers: [Character: [String]] = ["e": [], "r": ["swift", "swiftui"]]
+        let typing = scheduler.createHotPublisher(marbles: "1-2-----3", values: queries, frame: frame)
+        let server = scheduler.createColdPublisher(marbles: "-------r|", values: answers, frame: frame)
+        let model = TutorialSearchModel(
+            search: { _ in server.eraseToAnyPublisher() },
+            scheduler: scheduler.eraseToAnyScheduler()
+        )
+        typing.assign(to: &model.$query)
+
+        scheduler.expect(model.$results, marbles: "e-----------------r", values: answers, frame: frame)
+        server.expectSubscriptions(["-----^-----!", "-----------^"], frame: frame)
     }
 }
