@@ -8,11 +8,19 @@ import XCTest
 /// test case, or an `XCTFail` made inside a Swift Testing test, is dropped. So a StreamsTesting check
 /// asks Swift Testing first (a test is current on this task), then XCTest (the process is a test
 /// bundle), and outside any test it writes the message to standard error instead of losing it.
+///
+/// Before any of these, a failure reported inside an `XCTExpectFailure` block (StreamsTesting's own,
+/// on platforms whose XCTest lacks it) is counted by that block as expected and not raised.
 enum TestIssueReporter {
-    /// Records `message` as a failure of the running test, at the given source location.
+    /// The innermost `XCTExpectFailure` block running on this thread or task, if any.
+    @TaskLocal static var expectedFailures: ExpectedFailureScope?
+
+    /// Records `message` as a failure of the running test, at the given source location, unless an
+    /// `XCTExpectFailure` block expects it.
     static func report(
         _ message: String, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
     ) {
+        if let scope = expectedFailures, scope.absorb() { return }
         if Test.current != nil {
             Issue.record(
                 Comment(rawValue: message),

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# Runs the test files of combine-schedulers 1.2.2 (Point-Free's schedulers for Combine) against
+# Streams and StreamsTesting, unchanged but for their imports.
+#
+# Usage: Scripts/combine-schedulers-suite.sh                  every test file
+#        Scripts/combine-schedulers-suite.sh --only A,B       only Tests/CombineSchedulersTests/A.swift
+#                                                             and B.swift
+#
+# Needs only the Swift toolchain, git and network access to github.com. It
+# 1. clones https://github.com/pointfreeco/combine-schedulers at tag 1.2.2 into
+#    .build/combine-schedulers-suite/combine-schedulers (kept between runs; .build is git-ignored,
+#    and nothing of combine-schedulers is committed to this repository);
+# 2. writes a package in .build/combine-schedulers-suite/package with one test target,
+#    CombineSchedulersTests, that depends on this checkout's Streams and StreamsTesting (by path)
+#    and on swift-concurrency-extras 1.4.3 (the tests use ConcurrencyExtras), built with the Swift 6
+#    language mode and the upcoming features combine-schedulers builds its tests with;
+# 3. copies Tests/CombineSchedulersTests/*.swift into it, rewriting only the import lines and the
+#    `#if` / `#elseif` conditions: `Combine` and `OpenCombineShim` become `Streams`,
+#    `CombineSchedulers` becomes `StreamsTesting`;
+# 4. runs `swift test` there, showing its output, and ends with one line:
+#        combine-schedulers 1.2.2 suite: <files> files, <tests> tests: <passed> passed, <failed> failed
+#    It exits non-zero if the build fails or any test fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+tag=1.2.2
+upstream_url=https://github.com/pointfreeco/combine-schedulers
+work=.build/combine-schedulers-suite
+upstream=$work/combine-schedulers
+package=$work/package
+
+only=""
+while [ $# -gt 0 ]; do
+    case $1 in
+        --only)
+            [ $# -ge 2 ] || { echo "combine-schedulers-suite: --only needs a comma-separated list of test files" >&2; exit 2; }
+            only=$2
+            shift 2
+            ;;
+        --only=*)
+            only=${1#--only=}
+            shift
+            ;;
+        -h | --help)
+            sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+            exit 0
+            ;;
+        *)
+            echo "combine-schedulers-suite: unknown argument '$1' (see --help)" >&2
+            exit 2
+            ;;
+    esac
+done
+
+# 1. The upstream sources, at the tag.
+if [ "$(git -C "$upstream" describe --tags --exact-match 2>/dev/null)" != "$tag" ]; then
+    rm -rf "$upstream"
+    mkdir -p "$work"
+    git clone --quiet --branch "$tag" -c advice.detachedHead=false "$upstream_url" "$upstream"
+fi
+tests=$upstream/Tests/CombineSchedulersTests
+
+# Which test files run.
+files=()
+if [ -n "$only" ]; then
+    IFS=, read -ra names <<<"$only"
+    for name in "${names[@]}"; do
+        name=${name%.swift}
+        if [ ! -f "$tests/$name.swift" ]; then
+            echo "combine-schedulers-suite: no test file $name.swift in combine-schedulers $tag; there are:" >&2
+            (cd "$tests" && ls -- *.swift) >&2
+            exit 2
+        fi
+        files+=("$tests/$name.swift")
+    done
+else
+    files=("$tests"/*.swift)
+fi
+
+# 2. The package that runs them. The path dependency's identity is its directory's name.
+identity=$(basename "$root")
+mkdir -p "$package"
+cat >"$package/Package.swift" <<EOF
+// swift-tools-version: 6.0
+// Written by Scripts/combine-schedulers-suite.sh; rewritten on every run.
+import PackageDescription
+
+let package = Package(
+    name: "CombineSchedulersSuite",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    dependencies: [
+        .package(path: "$root"),
+        .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", exact: "1.4.3"),
+    ],
+    targets: [
+        .testTarget(
+            name: "CombineSchedulersTests",
+            dependencies: [
+                .product(name: "Streams", package: "$identity"),
+                .product(name: "StreamsTesting", package: "$identity"),
+                .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+            ],
+            swiftSettings: [
+                .enableUpcomingFeature("ExistentialAny"),
+                .enableUpcomingFeature("InferIsolatedConformances"),
+                .enableUpcomingFeature("InternalImportsByDefault"),
+                .enableUpcomingFeature("MemberImportVisibility"),
+            ]
+        )
+    ],
+    swiftLanguageModes: [.v6]
+)
+EOF
+
+# 3. The test files, with only their imports and #if conditions rewritten.
+rm -rf "$package/Tests"
+mkdir -p "$package/Tests/CombineSchedulersTests"
+for file in "${files[@]}"; do
+    sed -E \
+        -e '/^[[:space:]]*#(if|elseif)[[:space:]]/ s/canImport\((Combine|OpenCombineShim)\)/canImport(Streams)/g' \
+        -e 's/^([[:space:]]*(@[A-Za-z]+[[:space:]]+)*(public[[:space:]]+|internal[[:space:]]+|package[[:space:]]+)?import[[:space:]]+)(Combine|OpenCombineShim)[[:space:]]*$/\1Streams/' \
+        -e 's/^([[:space:]]*(@[A-Za-z]+[[:space:]]+)*(public[[:space:]]+|internal[[:space:]]+|package[[:space:]]+)?import[[:space:]]+)CombineSchedulers[[:space:]]*$/\1StreamsTesting/' \
+        "$file" >"$package/Tests/CombineSchedulersTests/$(basename "$file")"
+done
+
+# 4. Run them.
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+(cd "$package" && swift test 2>&1) | tee "$log" || status=$?
+passed=$(grep -cE "^Test Case '.*' passed" "$log" || true)
+failed=$(grep -cE "^Test Case '.*' failed" "$log" || true)
+skipped=$(grep -cE "^Test Case '.*' skipped" "$log" || true)
+summary="combine-schedulers $tag suite: ${#files[@]} files, $((passed + failed + skipped)) tests: $passed passed, $failed failed"
+[ "$skipped" -eq 0 ] || summary+=", $skipped skipped"
+if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then
+    summary+=" (swift test failed before running the tests: see above)"
+fi
+printf '\n%s\n' "$summary"
+[ "$status" -eq 0 ] && [ "$failed" -eq 0 ] && [ $((passed + skipped)) -gt 0 ]
