@@ -29,3 +29,20 @@ extension OperationQueue {
         TestScheduler(now: SchedulerTimeType(Date(timeIntervalSinceReferenceDate: 0)))
     }
 }
+
+extension UIScheduler {
+    /// A test scheduler with the UI scheduler's time, for tests of code that takes a `UIScheduler`.
+    ///
+    /// Each access creates a new scheduler whose clock starts at one nanosecond of uptime.
+    ///
+    /// ```swift
+    /// let scheduler = UIScheduler.test
+    /// var ran = false
+    /// scheduler.schedule { ran = true }
+    /// scheduler.advance()
+    /// #expect(ran)
+    /// ```
+    public static var test: TestSchedulerOf<UIScheduler> {
+        TestScheduler(now: SchedulerTimeType(DispatchTime(uptimeNanoseconds: 1)))
+    }
+}

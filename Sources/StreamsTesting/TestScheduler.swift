@@ -48,6 +48,10 @@ public import Streams
 ///   with a repeating action still armed stops with a clear message instead of running forever.
 ///
 /// Any thread may schedule work; advancing is meant for the test's own thread.
+///
+/// In `async` tests, `await` the advancing methods: their `async` forms (``advance(by:)``,
+/// ``advance(to:)``, ``run()``) let other tasks run before each action, so work those tasks schedule,
+/// such as a ``Scheduler/sleep(for:tolerance:options:)`` wake-up, is seen.
 public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler, @unchecked Sendable
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     // @unchecked: all mutable state is guarded by `lock`; actions run outside it.
@@ -171,6 +175,107 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
                 "TestScheduler.run() performed \(runLimit) actions and work is still scheduled: a repeating action that is never cancelled never lets run() finish. Use advance(by:) or advance(to:) instead."
             )
             next()
+        }
+    }
+
+    // MARK: Advancing from async code
+
+    /// Moves virtual time forward by `stride`, running every action that falls due on the way, and
+    /// letting other tasks run before each action and after the last.
+    ///
+    /// Use it in `async` tests, where the work to advance is scheduled by other tasks: a task that
+    /// awaits ``Scheduler/sleep(for:tolerance:options:)`` or iterates
+    /// ``Scheduler/timer(interval:tolerance:options:)`` puts its wake-up on the scheduler only once
+    /// it has run that far. Before taking each due action this method yields to other tasks a number
+    /// of times, so that such work is on the scheduler by then, and the tasks an action resumes get
+    /// to run and schedule their next step within the same call.
+    ///
+    /// ```swift
+    /// @Test @MainActor func wakesUpAfterOneSecond() async throws {
+    ///     let scheduler = DispatchQueue.test
+    ///     let task = Task { try await scheduler.sleep(for: .seconds(1)) }
+    ///     await scheduler.advance(by: .milliseconds(999))
+    ///     #expect(scheduler.scheduledCount == 1)  // Still asleep.
+    ///     await scheduler.advance(by: .milliseconds(1))
+    ///     try await task.value                     // Awake.
+    /// }
+    /// ```
+    ///
+    /// Yielding gives other tasks the opportunity to run; it cannot force a task on another thread to
+    /// get anywhere. Tests are deterministic when the tasks they start share the test's actor, as
+    /// with a `@MainActor` test, or run on a serial executor.
+    ///
+    /// - Parameter stride: How far to move the clock; `.zero` runs only what is already due.
+    @MainActor
+    public func advance(by stride: SchedulerTimeType.Stride = .zero) async {
+        await advance(to: now.advanced(by: stride))
+    }
+
+    /// Moves virtual time forward to `instant`, running every action that falls due on the way, and
+    /// letting other tasks run before each action and after the last.
+    ///
+    /// The `async` form of ``advance(to:)``; see ``advance(by:)`` for how it lets other tasks run.
+    ///
+    /// ```swift
+    /// let scheduler = DispatchQueue.test
+    /// let task = Task { try await scheduler.sleep(until: scheduler.startTime.advanced(by: .seconds(5))) }
+    /// await scheduler.advance(to: scheduler.startTime.advanced(by: .seconds(5)))
+    /// try await task.value
+    /// ```
+    ///
+    /// - Parameter instant: The instant to move the clock to; an instant in the past runs only what is
+    ///   already due and leaves the clock where it is.
+    @MainActor
+    public func advance(to instant: SchedulerTimeType) async {
+        while true {
+            await Self.letOtherTasksRun()
+            guard let next = takeNextAction(dueBy: instant) else { break }
+            next()
+        }
+        lock.withLock {
+            if currentTime < instant { currentTime = instant }
+        }
+    }
+
+    /// Runs every scheduled action, moving virtual time to each one's date, until none is left,
+    /// letting other tasks run before each action and after the last.
+    ///
+    /// The `async` form of ``run()``: other tasks may schedule more work while it runs, and it ends
+    /// only when, after they have had their turn, nothing is scheduled. Like ``run()``, it stops the
+    /// program after ``runLimit`` actions.
+    ///
+    /// ```swift
+    /// let scheduler = DispatchQueue.test
+    /// let task = Task {
+    ///     await scheduler.timer(interval: .seconds(1)).prefix(3).reduce(0) { count, _ in count + 1 }
+    /// }
+    /// await scheduler.run()
+    /// #expect(await task.value == 3)
+    /// ```
+    @MainActor
+    public func run() async {
+        var performed = 0
+        while true {
+            await Self.letOtherTasksRun()
+            guard let next = takeNextAction(dueBy: nil) else { return }
+            performed += 1
+            precondition(
+                performed <= runLimit,
+                "TestScheduler.run() performed \(runLimit) actions and work is still scheduled: a repeating action that is never cancelled never lets run() finish. Use advance(by:) or advance(to:) instead."
+            )
+            next()
+        }
+    }
+
+    /// How many times the `async` forms of advancing step aside for other tasks before each action.
+    private static var yieldRounds: Int { 20 }
+
+    /// Suspends the caller a number of times, each time until a low-priority task on the global
+    /// executor has had its turn, so that tasks already waiting to run, there or on the caller's
+    /// actor, go first.
+    private static func letOtherTasksRun() async {
+        for _ in 0..<yieldRounds {
+            await Task.detached(priority: .background) { await Task.yield() }.value
         }
     }
 
