@@ -247,7 +247,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// ```swift
     /// let scheduler = DispatchQueue.test
     /// let task = Task {
-    ///     await scheduler.timer(interval: .seconds(1)).prefix(3).reduce(0) { count, _ in count + 1 }
+    ///     await scheduler.timer(interval: .seconds(1)).prefix(3).reduce(0) { @Sendable count, _ in count + 1 }
     /// }
     /// await scheduler.run()
     /// #expect(await task.value == 3)
