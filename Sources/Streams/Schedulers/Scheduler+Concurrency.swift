@@ -35,23 +35,17 @@ extension Scheduler {
         ) async throws
     {
         try Task.checkCancellation()
+        // The wake-up is scheduled here, on the caller's actor, before the task first suspends: a
+        // test that advances a test scheduler after letting this task run finds it there.
+        // A repeating action, unlike a one-off one, can be cancelled: a cancelled wait takes its
+        // wake-up off the scheduler instead of leaving it there until its date.
         let wakeUp = ScheduledWakeUp()
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                guard wakeUp.wait(continuation) else { return }
-                // A repeating action, unlike a one-off one, can be cancelled: a cancelled sleep takes
-                // its wake-up off the scheduler instead of leaving it there until its date.
-                let interval = Swift.max(duration, .zero)
-                let repetition = schedule(
-                    after: now.advanced(by: interval), interval: interval, tolerance: tolerance, options: options
-                ) {
-                    wakeUp.finish(throwing: nil)
-                }
-                wakeUp.hold(repetition)
-            }
-        } onCancel: {
-            wakeUp.finish(throwing: CancellationError())
-        }
+        let interval = Swift.max(duration, .zero)
+        wakeUp.hold(
+            schedule(after: now.advanced(by: interval), interval: interval, tolerance: tolerance, options: options) {
+                wakeUp.finish(throwing: nil)
+            })
+        try await wakeUp.wait()
         try Task.checkCancellation()
     }
 

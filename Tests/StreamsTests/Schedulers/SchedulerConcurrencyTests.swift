@@ -39,6 +39,15 @@ private func milliseconds(since start: DispatchQueue.SchedulerTimeType, _ schedu
         #expect(scheduler.scheduledCount == 0)
     }
 
+    @Test func theWakeUpIsOnTheSchedulerAsSoonAsTheWaitingTaskHasRunToItsWait() async {
+        let scheduler = DispatchQueue.test
+        let task = Task { try await scheduler.pause(for: .seconds(1)) }
+        await Task.yield()
+        #expect(scheduler.scheduledCount == 1)
+        task.cancel()
+        _ = await task.result
+    }
+
     @Test func waitingUntilAnInstantResumesAtThatInstant() async throws {
         let scheduler = DispatchQueue.test
         let start = scheduler.now
