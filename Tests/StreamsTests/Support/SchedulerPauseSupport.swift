@@ -7,15 +7,21 @@ extension Scheduler {
     /// so they reach ``Scheduler`` 's wait through this function, which refers to it as a function
     /// value. Like the method, it runs on the caller's actor.
     nonisolated(nonsending) func pause(for duration: SchedulerTimeType.Stride) async throws {
-        let wait: nonisolated(nonsending) (SchedulerTimeType.Stride, SchedulerTimeType.Stride, SchedulerOptions?)
-            async throws -> Void = self.sleep
+        typealias Wait =
+            nonisolated(nonsending) (
+                SchedulerTimeType.Stride, SchedulerTimeType.Stride, SchedulerOptions?
+            ) async throws -> Void
+        let wait: Wait = self.sleep
         try await wait(duration, .zero, nil)
     }
 
     /// The scheduler's `async` wait for an instant, under a name of the tests' own.
     nonisolated(nonsending) func pause(until deadline: SchedulerTimeType) async throws {
-        let wait: nonisolated(nonsending) (SchedulerTimeType, SchedulerTimeType.Stride, SchedulerOptions?)
-            async throws -> Void = self.sleep
+        typealias Wait =
+            nonisolated(nonsending) (
+                SchedulerTimeType, SchedulerTimeType.Stride, SchedulerOptions?
+            ) async throws -> Void
+        let wait: Wait = self.sleep
         try await wait(deadline, .zero, nil)
     }
 }
