@@ -40,18 +40,18 @@ public import Streams
 ///
 /// The rules:
 /// - An action scheduled without a date, or for a date not after ``now``, runs at the next
-///   ``advance(by:)``, ``advance(to:)`` or ``run()`` — even `advance(by: .zero)` — not at once.
+///   ``advance(by:)-7wt4e``, ``advance(to:)-1ld47`` or ``run()-4lg9v`` — even `advance(by: .zero)` — not at once.
 /// - Actions run in order of their dates; actions due at the same instant run first in, first out.
 /// - ``now`` moves to each action's date before the action runs, so the action sees its own time.
 /// - Work scheduled while advancing runs in the same call if it falls due by the target.
-/// - A repeating action re-arms after each run and stops when its cancellable is cancelled; ``run()``
+/// - A repeating action re-arms after each run and stops when its cancellable is cancelled; ``run()-4lg9v``
 ///   with a repeating action still armed stops with a clear message instead of running forever.
 ///
 /// Any thread may schedule work; advancing is meant for the test's own thread.
 ///
-/// In `async` tests, `await` the advancing methods: their `async` forms (``advance(by:)``,
-/// ``advance(to:)``, ``run()``) let other tasks run before each action, so work those tasks schedule,
-/// such as a ``Scheduler/sleep(for:tolerance:options:)`` wake-up, is seen.
+/// In `async` tests, `await` the advancing methods: their `async` forms (``advance(by:)-90fed``,
+/// ``advance(to:)-6b261``, ``run()-44ro8``) let other tasks run before each action, so work those tasks schedule,
+/// such as a ``Streams/Scheduler/sleep(for:tolerance:options:)`` wake-up, is seen.
 public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler, @unchecked Sendable
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     // @unchecked: all mutable state is guarded by `lock`; actions run outside it.
@@ -68,7 +68,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     private var scheduled: [ScheduledAction] = []
     private var nextSequence = 0
 
-    /// How many actions ``run()`` performs before it decides a repeating action will never stop.
+    /// How many actions ``run()-4lg9v`` performs before it decides a repeating action will never stop.
     public let runLimit: Int
 
     /// The instant virtual time started at: the `now` the scheduler was created with.
@@ -81,7 +81,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     ///
     /// - Parameters:
     ///   - now: The starting instant of virtual time.
-    ///   - runLimit: How many actions ``run()`` may perform before it stops with a message that a
+    ///   - runLimit: How many actions ``run()-4lg9v`` may perform before it stops with a message that a
     ///     repeating action is still scheduled.
     public init(now: SchedulerTimeType, runLimit: Int = 100_000) {
         currentTime = now
@@ -164,7 +164,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// Runs every scheduled action, moving virtual time to each one's date, until none is left.
     ///
     /// A repeating action that is never cancelled would keep this going forever; after ``runLimit``
-    /// actions it stops the program with a message saying so. Use ``advance(by:)`` to test repeating
+    /// actions it stops the program with a message saying so. Use ``advance(by:)-7wt4e`` to test repeating
     /// work.
     public func run() {
         var performed = 0
@@ -184,8 +184,8 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// letting other tasks run before each action and after the last.
     ///
     /// Use it in `async` tests, where the work to advance is scheduled by other tasks: a task that
-    /// awaits ``Scheduler/sleep(for:tolerance:options:)`` or iterates
-    /// ``Scheduler/timer(interval:tolerance:options:)`` puts its wake-up on the scheduler only once
+    /// awaits ``Streams/Scheduler/sleep(for:tolerance:options:)`` or iterates
+    /// ``Streams/Scheduler/timer(interval:tolerance:options:)`` puts its wake-up on the scheduler only once
     /// it has run that far. Before taking each due action this method yields to other tasks a number
     /// of times, so that such work is on the scheduler by then, and the tasks an action resumes get
     /// to run and schedule their next step within the same call.
@@ -214,7 +214,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// Moves virtual time forward to `instant`, running every action that falls due on the way, and
     /// letting other tasks run before each action and after the last.
     ///
-    /// The `async` form of ``advance(to:)``; see ``advance(by:)`` for how it lets other tasks run.
+    /// The `async` form of ``advance(to:)-1ld47``; see ``advance(by:)-90fed`` for how it lets other tasks run.
     ///
     /// ```swift
     /// let scheduler = DispatchQueue.test
@@ -240,8 +240,8 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// Runs every scheduled action, moving virtual time to each one's date, until none is left,
     /// letting other tasks run before each action and after the last.
     ///
-    /// The `async` form of ``run()``: other tasks may schedule more work while it runs, and it ends
-    /// only when, after they have had their turn, nothing is scheduled. Like ``run()``, it stops the
+    /// The `async` form of ``run()-4lg9v``: other tasks may schedule more work while it runs, and it ends
+    /// only when, after they have had their turn, nothing is scheduled. Like ``run()-4lg9v``, it stops the
     /// program after ``runLimit`` actions.
     ///
     /// ```swift

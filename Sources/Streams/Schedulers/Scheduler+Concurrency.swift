@@ -3,7 +3,7 @@ extension Scheduler {
     ///
     /// Use it in `async` code that should wait on an injected scheduler rather than on the wall
     /// clock: in production the scheduler is a dispatch queue or a run loop, and the task wakes up
-    /// after real time has passed; in a test it is a ``TestScheduler`` and the task wakes up exactly
+    /// after real time has passed; in a test it is a ``StreamsTesting/TestScheduler`` and the task wakes up exactly
     /// when the test advances virtual time to the deadline, and not before.
     ///
     /// ```swift

@@ -85,7 +85,7 @@ extension TestScheduler {
     /// Subscribes to `publisher`, moves the clock, and returns what it sent as a marble diagram.
     ///
     /// The diagram counts frames of `frame` from the scheduler's ``startTime``. With `frames` the
-    /// clock moves that many frames forward; without, ``run()`` runs everything scheduled. The
+    /// clock moves that many frames forward; without, ``run()-4lg9v`` runs everything scheduled. The
     /// subscription is not cancelled afterwards. Values are drawn as their description when it is one
     /// character, and as `?` with a legend otherwise.
     ///
