@@ -31,6 +31,13 @@ struct ObservationDeliveryState<Output> {
     private(set) var readScheduled = false
     /// Whether a thread is delivering: it delivers whatever arrives meanwhile before it stops.
     private var delivering = false
+    /// Whether the subscriber has received its subscription: nothing is delivered before.
+    private var subscribed = false
+
+    /// The subscriber has received its subscription: deliveries may start.
+    mutating func markSubscribed() {
+        subscribed = true
+    }
 
     /// A tracked value changed: whether the caller schedules a read (only the first change before
     /// the read runs does).
@@ -73,7 +80,7 @@ struct ObservationDeliveryState<Output> {
     /// yet), or releasing it when there is nothing to deliver.
     mutating func nextDelivery(claim: Bool) -> Delivery {
         if claim {
-            guard !delivering else { return .none }
+            guard subscribed, !delivering else { return .none }
             delivering = true
         }
         if phase != .done, demand > 0, let value = pending.take() {

@@ -53,6 +53,7 @@ where Downstream.Failure == Never {
         }
         guard let downstream = lock.withLock({ self.downstream }) else { return }
         downstream.receive(subscription: self)
+        lock.withLock { state.markSubscribed() }
         deliver()
     }
 
