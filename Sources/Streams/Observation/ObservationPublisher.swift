@@ -44,6 +44,9 @@ public import Foundation
 /// > with `RunLoop.main.run(until: Date().addingTimeInterval(1))`. In tests, pass a test scheduler
 /// > such as `DispatchQueue.test` from StreamsTesting and `advance()` it to deliver.
 ///
+/// The expression runs on the scheduler (and, for the initial value, on the subscribing thread), so
+/// a `@MainActor` model needs a scheduler on the main thread, such as the default.
+///
 /// Write the models on the scheduler's thread (the main thread, with the default scheduler): then
 /// the read always runs after the write is complete. A read running on another thread at the very
 /// moment a write stores its value may read the value from before that write; a write after the read

@@ -186,4 +186,36 @@ struct Box {
         scheduler.advance()
         #expect(subscriber.completion == .finished)
     }
+
+    @Test func aSubscriberWritingTheModelGetsTheValueOnTheNextRun() {
+        let scheduler = DispatchQueue.test
+        let model = ObservedModel()
+        var seen: [Int] = []
+        let cancellable = model.publisher(for: \.count, scheduler: scheduler).sink { value in
+            seen.append(value)
+            if value < 3 { model.count = value + 1 }
+        }
+        #expect(seen == [0])
+        scheduler.advance()
+        #expect(seen == [0, 1, 2, 3])
+        #expect(scheduler.scheduledCount == 0)
+        _ = cancellable
+    }
+
+    @Test func eachSubscriberTracksOnItsOwn() {
+        let scheduler = DispatchQueue.test
+        let model = ObservedModel()
+        let publisher = model.publisher(for: \.title, scheduler: scheduler)
+        let first = TestSubscriber<String, Never>()
+        let second = TestSubscriber<String, Never>()
+        publisher.subscribe(first)
+        model.title = "b"
+        publisher.subscribe(second)
+        scheduler.advance()
+        first.cancel()
+        model.title = "c"
+        scheduler.advance()
+        #expect(first.values == ["a", "b"])
+        #expect(second.values == ["b", "c"])
+    }
 }
