@@ -64,10 +64,9 @@ where Downstream.Failure == Never {
     }
 
     func cancel() {
-        let released = lock.withLock { () -> (Downstream?, (() -> Output?)?) in
+        let released = lock.withLock { () -> (Downstream?, Released) in
             state.cancel()
-            schedule = nil
-            return (downstream.take(), read.take())
+            return (downstream.take(), (read.take(), schedule.take()))
         }
         // Released outside the lock: their deinitialization may call back in.
         _ = released
@@ -116,15 +115,13 @@ where Downstream.Failure == Never {
     private func deliver() {
         var claim = true
         while true {
-            let (delivery, target) = lock.withLock { () -> (ObservationDeliveryState<Output>.Delivery, Downstream?) in
+            let (delivery, target, released) = lock.withLock {
+                () -> (ObservationDeliveryState<Output>.Delivery, Downstream?, Released?) in
                 let delivery = state.nextDelivery(claim: claim)
                 switch delivery {
-                case .value: return (delivery, downstream)
-                case .finish:
-                    schedule = nil
-                    _ = read.take()
-                    return (delivery, downstream.take())
-                case .none: return (delivery, nil)
+                case .value: return (delivery, downstream, nil)
+                case .finish: return (delivery, downstream.take(), (read.take(), schedule.take()))
+                case .none: return (delivery, nil, nil)
                 }
             }
             claim = false
@@ -134,6 +131,9 @@ where Downstream.Failure == Never {
                 let additional = target.receive(value)
                 if additional > 0 { lock.withLock { state.add(additional) } }
             case .finish:
+                // The expression and the scheduler are let go of outside the lock: releasing what the
+                // expression captured may release a model, whose tracking token then calls back in.
+                _ = released
                 target?.receive(completion: .finished)
                 return
             case .none:
@@ -141,6 +141,9 @@ where Downstream.Failure == Never {
             }
         }
     }
+
+    /// What a finished or cancelled subscription lets go of.
+    private typealias Released = ((() -> Output?)?, ((@escaping () -> Void) -> Void)?)
 
     // MARK: Description
 
