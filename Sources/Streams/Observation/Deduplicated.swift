@@ -1,4 +1,5 @@
 import Foundation
+public import Observation
 
 /// An observable object that wraps another and forwards its changes only when a snapshot of what the
 /// observer uses has changed.
@@ -35,8 +36,40 @@ import Foundation
 ///   change it (they send the did-change signal). When several threads write at once, a comparison
 ///   may run right after another thread's change instead, and see both changes: at most one
 ///   notification per change, never a lost final state.
+///
+/// ## Wrapping an `@Observable` model
+///
+/// An `@Observable` model has no `objectWillChange`, and its observers already hear only about the
+/// properties they read. What they still hear about are changes that leave what they *use* the
+/// same: a derived value (a count, a flag, a formatted title) computed from properties that
+/// changed. Wrapping the model gives such an observer an ``ObservableObject`` that fires only when
+/// the snapshot differs:
+///
+/// ```swift
+/// @Observable final class Inbox {
+///     var messages: [String] = []
+///     var isSyncing = false
+/// }
+///
+/// let inbox = Inbox()
+/// let scheduler = DispatchQueue.test
+/// let badge = inbox.deduplicated(on: scheduler) { $0.messages.isEmpty }
+/// let cancellable = badge.objectWillChange.sink { print("badge changed") }
+/// inbox.messages.append("Hello")   // empty -> not empty
+/// inbox.isSyncing = true           // not read by the snapshot: nothing is even scheduled
+/// scheduler.advance()
+/// inbox.messages.append("Again")   // still not empty: nothing is forwarded
+/// scheduler.advance()
+/// // Prints: badge changed
+/// ```
+///
+/// The snapshot is tracked as an ``ObservationPublisher`` tracks its expression: a change of a
+/// property it read schedules one comparison on the scheduler (the main run loop by default), where
+/// it is evaluated again, after the write. There is no synchronous mode, since Observation signals
+/// changes only before they are stored. Without the wrapper, the same deduplicated values are a
+/// publisher away: `ObservationPublisher { Snapshot(inbox) }.removeDuplicates()`.
 @dynamicMemberLookup
-public final class Deduplicated<Object: ObservableObject, Snapshot: Equatable>: ObservableObject {
+public final class Deduplicated<Object: AnyObject, Snapshot: Equatable>: ObservableObject {
     /// The wrapped object.
     public let object: Object
 
@@ -59,7 +92,8 @@ public final class Deduplicated<Object: ObservableObject, Snapshot: Equatable>: 
     ///   - object: The object to wrap.
     ///   - scheduler: Where to compare; changes made before the comparison runs coalesce.
     ///   - snapshot: What the observer uses of the object.
-    public init<S: Scheduler>(_ object: Object, scheduler: S, snapshot: @escaping (Object) -> Snapshot) {
+    public init<S: Scheduler>(_ object: Object, scheduler: S, snapshot: @escaping (Object) -> Snapshot)
+    where Object: ObservableObject {
         self.object = object
         makeSnapshot = snapshot
         lastSnapshot = snapshot(object)
@@ -75,11 +109,46 @@ public final class Deduplicated<Object: ObservableObject, Snapshot: Equatable>: 
     ///   - object: The object to wrap; its `@Published` properties send the did-change signal this
     ///     relies on.
     ///   - snapshot: What the observer uses of the object.
-    public init(synchronouslyWrapping object: Object, snapshot: @escaping (Object) -> Snapshot) {
+    public init(synchronouslyWrapping object: Object, snapshot: @escaping (Object) -> Snapshot)
+    where Object: ObservableObject {
         self.object = object
         makeSnapshot = snapshot
         lastSnapshot = snapshot(object)
         subscription = object.objectDidChange.sink { [weak self] in self?.compare(releasingClaim: false) }
+    }
+
+    /// Wraps an `@Observable` model, comparing snapshots on a scheduler after each change of a
+    /// property the snapshot reads.
+    ///
+    /// ```swift
+    /// @Observable final class Counter {
+    ///     var count = 0
+    /// }
+    ///
+    /// let counter = Counter()
+    /// let scheduler = DispatchQueue.test
+    /// let parity = Deduplicated(counter, scheduler: scheduler) { $0.count.isMultiple(of: 2) }
+    /// let cancellable = parity.objectWillChange.sink { print("parity changed") }
+    /// counter.count = 2
+    /// scheduler.advance()   // still even: nothing
+    /// counter.count = 3
+    /// scheduler.advance()
+    /// // Prints: parity changed
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - object: The model to wrap.
+    ///   - scheduler: Where to compare; changes made before the comparison runs coalesce.
+    ///   - snapshot: What the observer uses of the model; the properties it reads are tracked.
+    public init<S: Scheduler>(_ object: Object, scheduler: S, snapshot: @escaping (Object) -> Snapshot)
+    where Object: Observable {
+        self.object = object
+        makeSnapshot = snapshot
+        lastSnapshot = snapshot(object)
+        let snapshots = ObservationPublisher(options: .new, scheduler: scheduler) { [weak object] in
+            object.map(snapshot)
+        }
+        subscription = snapshots.sink { [weak self] in self?.receive($0) }
     }
 
     /// Reads a property of the wrapped object.
@@ -107,6 +176,16 @@ public final class Deduplicated<Object: ObservableObject, Snapshot: Equatable>: 
         }
     }
 
+    /// Takes a snapshot made on the scheduler, forwarding if it differs from the last one.
+    private func receive(_ snapshot: Snapshot) {
+        let changed = lock.withLock { () -> Bool in
+            guard snapshot != lastSnapshot else { return false }
+            lastSnapshot = snapshot
+            return true
+        }
+        if changed { objectWillChange.send() }
+    }
+
     private func compare(releasingClaim: Bool) {
         if releasingClaim { lock.withLock { comparisonScheduled = false } }
         let snapshot = makeSnapshot(object)
@@ -119,7 +198,7 @@ public final class Deduplicated<Object: ObservableObject, Snapshot: Equatable>: 
     }
 }
 
-extension Deduplicated {
+extension Deduplicated where Object: ObservableObject {
     /// Wraps an object, comparing snapshots on the main run loop after each change, as the original
     /// pattern does.
     ///
@@ -165,5 +244,85 @@ extension ObservableObject {
         _ snapshot: @escaping (Self) -> Snapshot
     ) -> Deduplicated<Self, Snapshot> {
         Deduplicated(synchronouslyWrapping: self, snapshot: snapshot)
+    }
+}
+
+extension Deduplicated where Object: Observable {
+    /// Wraps an `@Observable` model, comparing snapshots on the main run loop after each change of a
+    /// property the snapshot reads.
+    ///
+    /// ```swift
+    /// @Observable final class Counter {
+    ///     var count = 0
+    /// }
+    ///
+    /// let parity = Deduplicated(Counter()) { $0.count.isMultiple(of: 2) }
+    /// print(parity.snapshot)
+    /// // Prints: true
+    /// ```
+    ///
+    /// > Important: Comparisons run only while the main run loop runs.
+    ///
+    /// - Parameters:
+    ///   - object: The model to wrap.
+    ///   - snapshot: What the observer uses of the model.
+    public convenience init(_ object: Object, snapshot: @escaping (Object) -> Snapshot) {
+        self.init(object, scheduler: RunLoop.main, snapshot: snapshot)
+    }
+}
+
+extension Observable where Self: AnyObject {
+    /// Wraps this `@Observable` model so that an observer hears about changes only when `snapshot`
+    /// differs, compared on the main run loop after each change of a property it reads.
+    ///
+    /// ```swift
+    /// @Observable final class Inbox {
+    ///     var messages: [String] = []
+    /// }
+    ///
+    /// let inbox = Inbox()
+    /// let badge = inbox.deduplicated { $0.messages.isEmpty }
+    /// print(badge.snapshot)
+    /// // Prints: true
+    /// ```
+    ///
+    /// > Important: Comparisons run only while the main run loop runs; in tests, use
+    /// > ``deduplicated(on:_:)`` with a test scheduler.
+    ///
+    /// - Parameter snapshot: What the observer uses of the model.
+    /// - Returns: An observable object whose `objectWillChange` fires when the snapshot changed, with
+    ///   dynamic member lookup to this model.
+    public func deduplicated<Snapshot: Equatable>(
+        _ snapshot: @escaping (Self) -> Snapshot
+    ) -> Deduplicated<Self, Snapshot> {
+        Deduplicated(self, snapshot: snapshot)
+    }
+
+    /// Wraps this `@Observable` model so that an observer hears about changes only when `snapshot`
+    /// differs, compared on `scheduler` after each change of a property it reads.
+    ///
+    /// ```swift
+    /// @Observable final class Inbox {
+    ///     var messages: [String] = []
+    /// }
+    ///
+    /// let inbox = Inbox()
+    /// let scheduler = DispatchQueue.test
+    /// let badge = inbox.deduplicated(on: scheduler) { $0.messages.count }
+    /// let cancellable = badge.objectWillChange.sink { print("count changed") }
+    /// inbox.messages = ["Hello"]
+    /// scheduler.advance()
+    /// // Prints: count changed
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - scheduler: Where to compare, such as a test scheduler in tests.
+    ///   - snapshot: What the observer uses of the model.
+    /// - Returns: An observable object whose `objectWillChange` fires when the snapshot changed, with
+    ///   dynamic member lookup to this model.
+    public func deduplicated<Snapshot: Equatable, S: Scheduler>(
+        on scheduler: S, _ snapshot: @escaping (Self) -> Snapshot
+    ) -> Deduplicated<Self, Snapshot> {
+        Deduplicated(self, scheduler: scheduler, snapshot: snapshot)
     }
 }

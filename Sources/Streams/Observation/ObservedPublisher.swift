@@ -1,3 +1,5 @@
+public import Observation
+
 /// A property wrapper that holds the latest value of a publisher.
 ///
 /// It subscribes when it is created, keeps the subscription for as long as it lives (releasing the
@@ -20,9 +22,38 @@
 /// }
 /// ```
 ///
-/// A `CurrentValueSubject` needs no initial value: `ObservedPublisher(publisher: subject)`. Delivery
+/// A `CurrentValueSubject` needs no initial value: `ObservedPublisher(publisher: subject)`, nor does
+/// an ``ObservationPublisher``: `ObservedPublisher(publisher: model.publisher(for: \.title))`. Delivery
 /// is synchronous by default; pass a scheduler, such as `DispatchQueue.main`, to receive values there
 /// instead, as the pattern's original does.
+///
+/// ## In an `@Observable` model
+///
+/// The wrapper is itself `Observable`: reading `wrappedValue` inside observation tracking (a SwiftUI
+/// view's body, `withObservationTracking`, an ``ObservationPublisher``) tracks it, and each new value
+/// is stored between the tracking's will-set and did-set. The `@Observable` macro cannot rewrite a
+/// property that has a property wrapper, so mark it `@ObservationIgnored`; the observers of the
+/// owner still see its changes, through the wrapper:
+///
+/// ```swift
+/// @Observable final class Dashboard {
+///     @ObservationIgnored @ObservedPublisher var title: String
+///
+///     init(titles: CurrentValueSubject<String, Never>) {
+///         _title = ObservedPublisher(publisher: titles)
+///     }
+/// }
+///
+/// let titles = CurrentValueSubject<String, Never>("Inbox")
+/// let dashboard = Dashboard(titles: titles)
+/// let scheduler = DispatchQueue.test
+/// let cancellable = dashboard.publisher(for: \.title, scheduler: scheduler).sink { print($0) }
+/// titles.send("Archive")
+/// scheduler.advance()
+/// // Prints:
+/// // Inbox
+/// // Archive
+/// ```
 @propertyWrapper
 public final class ObservedPublisher<Value>: Publisher {
     /// The kind of values published by `$property`: the wrapped value's.
@@ -42,6 +73,7 @@ public final class ObservedPublisher<Value>: Publisher {
     @exclusivity(unchecked)
     private var subscription: AnyCancellable?
     private let changes: CurrentValueSubject<Value, Never>
+    private let registrar = ObservationRegistrar()
 
     /// Subscribes to a publisher, starting from an initial value until the publisher sends one.
     ///
@@ -78,13 +110,45 @@ public final class ObservedPublisher<Value>: Publisher {
         self.init(publisher: publisher, initial: publisher.value)
     }
 
+    /// Follows an observation publisher, starting from the value it observes now.
+    ///
+    /// ```swift
+    /// @Observable final class Document {
+    ///     var title = "Untitled"
+    /// }
+    ///
+    /// final class TitleViewModel: ObservableObject {
+    ///     @ObservedPublisher var title: String
+    ///
+    ///     init(document: Document) {
+    ///         _title = ObservedPublisher(publisher: document.publisher(for: \.title))
+    ///     }
+    /// }
+    ///
+    /// print(TitleViewModel(document: Document()).title)
+    /// // Prints: Untitled
+    /// ```
+    ///
+    /// New values arrive on the publisher's scheduler (the main run loop unless it was given
+    /// another).
+    ///
+    /// - Parameter publisher: The publisher to follow. What it observes must still exist: the
+    ///   program stops if the model of `model.publisher(for:)` is already deallocated.
+    public convenience init(publisher: ObservationPublisher<Value>) {
+        guard let initial = publisher.read() else {
+            preconditionFailure("ObservedPublisher(publisher:) needs a value: the observed model is deallocated")
+        }
+        self.init(publisher: publisher, initial: initial)
+    }
+
     deinit {
         subscription?.cancel()
     }
 
-    /// The latest value.
+    /// The latest value; reading it inside observation tracking tracks it.
     public var wrappedValue: Value {
-        lock.withLock { current }
+        registrar.access(self, keyPath: \.wrappedValue)
+        return lock.withLock { current }
     }
 
     /// The wrapper itself: a publisher of the current value, then of each new value once stored.
@@ -106,7 +170,9 @@ public final class ObservedPublisher<Value>: Publisher {
     private func receive(_ value: Value) {
         let signals = lock.withLock { ownerSignals }
         signals?.willChange.send()
-        lock.withLock { current = value }
+        registrar.withMutation(of: self, keyPath: \.wrappedValue) {
+            lock.withLock { current = value }
+        }
         signals?.didChange.send()
         changes.send(value)
     }
@@ -118,5 +184,9 @@ extension ObservedPublisher: ObservedPublisherOwnerLink {
     }
 }
 
-// Every mutable stored property is guarded by `lock`; the subject is thread-safe.
+/// The wrapper's `wrappedValue` is tracked by Observation, so an `@Observable` model can own an
+/// `@ObservationIgnored @ObservedPublisher` property and its observers still see each new value.
+extension ObservedPublisher: Observable {}
+
+// Every mutable stored property is guarded by `lock`; the subject and registrar are thread-safe.
 extension ObservedPublisher: @unchecked Sendable where Value: Sendable {}
