@@ -1,0 +1,192 @@
+import Observation
+import Synchronization
+
+/// The subscription of an ``ObservationPublisher``: it reads the tracked expression with observation
+/// tracking installed, and when something read changes, schedules one read on the scheduler, which
+/// re-installs tracking and hands the value downstream (or holds it until there is demand).
+///
+/// Observation signals a change before the new value is stored, so the value is never read in the
+/// change handler: it is read on the scheduler, after the writer's turn. Deliveries are serialized
+/// by a delivery turn (``ObservationDeliveryState``): a thread that finds another delivering leaves
+/// its value for that thread, so no thread waits and nothing is delivered nested.
+// @unchecked Sendable: `state`, `downstream`, `read` and `schedule` are guarded by `lock`; the
+// subscriber is called only by the thread holding the delivery turn.
+final class ObservationSubscription<Downstream: Subscriber>: Subscription, ObservationTrackingTarget,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    @unchecked Sendable  // see above
+where Downstream.Failure == Never {
+    typealias Output = Downstream.Input
+
+    private let lock = Lock()
+    private let options: ObservationOptions
+    /// Guarded by `lock`.
+    @exclusivity(unchecked)
+    private var state = ObservationDeliveryState<Output>()
+    /// Guarded by `lock`; `nil` once cancelled or finished.
+    @exclusivity(unchecked)
+    private var downstream: Downstream?
+    /// Guarded by `lock`; `nil` once cancelled or finished, which lets go of what it captures.
+    @exclusivity(unchecked)
+    private var read: (() -> Output?)?
+    /// Guarded by `lock`; `nil` once cancelled or finished.
+    @exclusivity(unchecked)
+    private var schedule: ((@escaping () -> Void) -> Void)?
+
+    init(
+        read: @escaping () -> Output?, schedule: @escaping (@escaping () -> Void) -> Void,
+        options: ObservationOptions, downstream: Downstream
+    ) {
+        self.read = read
+        self.schedule = schedule
+        self.options = options
+        self.downstream = downstream
+    }
+
+    /// Reads the current value, tracking changes if `.new` is asked for, then hands the subscription
+    /// downstream.
+    func start() {
+        let tracking = options.contains(.new)
+        let value = (tracking ? readTracking() : readUntracked()) ?? nil
+        lock.withLock {
+            if value == nil || options.contains(.initial) { state.store(value) }
+            if !tracking { state.finish() }
+        }
+        guard let downstream = lock.withLock({ self.downstream }) else { return }
+        downstream.receive(subscription: self)
+        deliver()
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        precondition(demand > 0, "A subscription's demand must be greater than zero, got \(demand)")
+        lock.withLock { state.add(demand) }
+        deliver()
+    }
+
+    func cancel() {
+        let released = lock.withLock { () -> (Downstream?, (() -> Output?)?) in
+            state.cancel()
+            schedule = nil
+            return (downstream.take(), read.take())
+        }
+        // Released outside the lock: their deinitialization may call back in.
+        _ = released
+    }
+
+    // MARK: Tracking
+
+    func changed() {
+        let schedule = lock.withLock { state.changed() ? self.schedule : nil }
+        schedule? { [weak self] in self?.scheduledRead() }
+    }
+
+    func trackingDropped() {
+        let schedule = lock.withLock { state.phase == .live ? self.schedule : nil }
+        schedule? { [weak self] in self?.finishWhenDropped() }
+    }
+
+    private func scheduledRead() {
+        guard lock.withLock({ state.beginScheduledRead() }) else { return }
+        guard let value = readTracking() else { return }
+        lock.withLock { state.store(value) }
+        deliver()
+    }
+
+    private func finishWhenDropped() {
+        lock.withLock { state.finish() }
+        deliver()
+    }
+
+    /// Reads the expression with tracking installed: the next change of anything it reads calls
+    /// ``changed()``, and if tracking is let go of without a change, ``trackingDropped()``.
+    private func readTracking() -> Output?? {
+        guard let read = lock.withLock({ self.read }) else { return nil }
+        let token = ObservationTrackingToken(target: self)
+        return withObservationTracking(read, onChange: { [token] in token.fire() })
+    }
+
+    private func readUntracked() -> Output?? {
+        lock.withLock({ self.read }).map { $0() }
+    }
+
+    // MARK: Delivery
+
+    /// Delivers what is held while there is demand, then the completion if finishing; returns at
+    /// once if another thread holds the delivery turn (it delivers what this one left).
+    private func deliver() {
+        var claim = true
+        while true {
+            let (delivery, target) = lock.withLock { () -> (ObservationDeliveryState<Output>.Delivery, Downstream?) in
+                let delivery = state.nextDelivery(claim: claim)
+                switch delivery {
+                case .value: return (delivery, downstream)
+                case .finish:
+                    schedule = nil
+                    _ = read.take()
+                    return (delivery, downstream.take())
+                case .none: return (delivery, nil)
+                }
+            }
+            claim = false
+            switch delivery {
+            case .value(let value):
+                guard let target else { continue }
+                let additional = target.receive(value)
+                if additional > 0 { lock.withLock { state.add(additional) } }
+            case .finish:
+                target?.receive(completion: .finished)
+                return
+            case .none:
+                return
+            }
+        }
+    }
+
+    // MARK: Description
+
+    var description: String { "ObservationPublisher" }
+
+    var customMirror: Mirror {
+        let demand = lock.withLock { state.demand }
+        let children: [Mirror.Child] = [("options", options), ("demand", demand)]
+        return Mirror(self, children: children)
+    }
+
+    var playgroundDescription: Any { description }
+}
+
+/// What an observation tracking token reports to.
+protocol ObservationTrackingTarget: AnyObject, Sendable {
+    /// Something the last read read has changed (the new value is not stored yet).
+    func changed()
+
+    /// The last read's tracking was let go of without a change: whatever it read is gone, or it
+    /// read nothing observable, so nothing will change any more.
+    func trackingDropped()
+}
+
+/// What one installation of observation tracking captures in its change handler.
+///
+/// The models' registrars hold the handler, and with it this token, until the first change (the
+/// handler runs, then is let go of) or until the models are deallocated (the handler is let go of
+/// without running). The token tells its target which of the two happened; it holds the target
+/// weakly, so a cancelled subscription is freed even while a model still holds its handler.
+final class ObservationTrackingToken: Sendable {
+    private let fired = Atomic<Bool>(false)
+    private weak let target: (any ObservationTrackingTarget)?
+
+    init(target: any ObservationTrackingTarget) {
+        self.target = target
+    }
+
+    /// Runs in the change handler, on the thread that is about to store a new value.
+    func fire() {
+        fired.store(true, ordering: .sequentiallyConsistent)
+        target?.changed()
+    }
+
+    deinit {
+        if !fired.load(ordering: .sequentiallyConsistent) {
+            target?.trackingDropped()
+        }
+    }
+}

@@ -1,0 +1,53 @@
+public import Foundation
+public import Observation
+
+extension Observable where Self: AnyObject {
+    /// Returns a publisher of a property of this `@Observable` model: its current value, then each
+    /// new value after it changes.
+    ///
+    /// ```swift
+    /// @Observable final class Document {
+    ///     var title = "Untitled"
+    /// }
+    ///
+    /// let document = Document()
+    /// let scheduler = DispatchQueue.test
+    /// let cancellable = document.publisher(for: \.title, scheduler: scheduler)
+    ///     .sink { print($0) }
+    /// document.title = "Draft"
+    /// document.title = "Notes"
+    /// scheduler.advance()
+    /// // Prints:
+    /// // Untitled
+    /// // Notes
+    /// ```
+    ///
+    /// The key path may go through other `@Observable` models (`\.settings.theme` follows a change
+    /// of `settings` and of its `theme`) and through computed properties (which publish when what
+    /// they read changes). Values are read and published on `scheduler`, after the write: the
+    /// writes made before the read runs coalesce into one value (see ``ObservationPublisher``).
+    ///
+    /// > Important: The default scheduler is `RunLoop.main`: values arrive only while the main run
+    /// > loop runs (in a command-line tool, run it with `RunLoop.main.run(until:)`). In tests, pass
+    /// > a test scheduler such as `DispatchQueue.test` and `advance()` it.
+    ///
+    /// The publisher holds the model weakly, so a model may keep the cancellable of its own
+    /// publisher without a reference cycle. When the model is deallocated, the publisher finishes
+    /// (after delivering a value it holds).
+    ///
+    /// - Parameters:
+    ///   - keyPath: The property to publish.
+    ///   - options: Whether to publish the current value on subscription (``ObservationOptions/initial``),
+    ///     new values after changes (``ObservationOptions/new``), or both, the default.
+    ///   - scheduler: Where new values are read and published; the main run loop by default.
+    /// - Returns: A publisher of the property's values; it never fails.
+    public func publisher<Value, S: Scheduler>(
+        for keyPath: KeyPath<Self, Value>, options: ObservationOptions = [.initial, .new],
+        scheduler: S = RunLoop.main
+    ) -> ObservationPublisher<Value> {
+        ObservationPublisher(options: options, scheduler: scheduler) { [weak self] () -> Value? in
+            guard let self else { return nil }
+            return .some(self[keyPath: keyPath])
+        }
+    }
+}

@@ -1,0 +1,132 @@
+public import Foundation
+
+/// A publisher of the value of an expression over `@Observable` models: the current value, then
+/// each new value after anything the expression read has changed.
+///
+/// Swift's Observation module tracks each property an expression reads. This publisher evaluates
+/// its expression with tracking on; when any property it read changes, it evaluates it again (which
+/// tracks what this evaluation reads: a branch that reads other properties after a change is
+/// followed), and publishes the result:
+///
+/// ```swift
+/// @Observable final class Person {
+///     var firstName = "Ada"
+///     var lastName = "Lovelace"
+/// }
+///
+/// let person = Person()
+/// let scheduler = DispatchQueue.test
+/// let cancellable = ObservationPublisher(scheduler: scheduler) {
+///     person.firstName + " " + person.lastName
+/// }
+/// .sink { print($0) }
+/// person.firstName = "Augusta"
+/// person.lastName = "King"
+/// scheduler.advance()
+/// // Prints:
+/// // Ada Lovelace
+/// // Augusta King
+/// ```
+///
+/// For one property of one model, ``Observation/Observable/publisher(for:options:scheduler:)`` makes
+/// the same publisher and holds the model weakly.
+///
+/// ## Delivery on a scheduler
+///
+/// Observation tells observers about a change *before* the new value is stored, so the value cannot
+/// be read when the change is signalled. Instead the publisher schedules one read on its scheduler
+/// and publishes what it reads then: every write made before the read runs — several writes of one
+/// turn of the main run loop, say — coalesces into one value, the latest. The initial value is read
+/// and published when the subscriber subscribes, on its thread.
+///
+/// > Important: The default scheduler is `RunLoop.main`, so values arrive only while the main run
+/// > loop runs. An app's main run loop always does; a command-line tool must run it, for instance
+/// > with `RunLoop.main.run(until: Date().addingTimeInterval(1))`. In tests, pass a test scheduler
+/// > such as `DispatchQueue.test` from StreamsTesting and `advance()` it to deliver.
+///
+/// Write the models on the scheduler's thread (the main thread, with the default scheduler): then
+/// the read always runs after the write is complete. A read running on another thread at the very
+/// moment a write stores its value may read the value from before that write; a write after the read
+/// schedules a new read, but the last write of a burst can go unseen until the next one.
+///
+/// ## Demand, completion and lifetime
+///
+/// The publisher never fails. It holds the latest value it read until the subscriber asks for one,
+/// as `CurrentValueSubject` does: a subscriber without demand receives the then-current value when
+/// it requests, not every value it missed. Cancelling stops the tracking: nothing is scheduled or
+/// delivered after `cancel()` returns (a read already scheduled does nothing), and the subscription
+/// lets go of the subscriber and of the expression, with what it captured.
+///
+/// The publisher finishes when nothing it read can change any more: when the models it read are
+/// deallocated (which needs an expression that does not hold them, such as the one
+/// ``Observation/Observable/publisher(for:options:scheduler:)`` makes) or when the expression read
+/// no observable property. A value it holds is delivered before the completion.
+///
+/// Equal writes: the `@Observable` macro does not signal a write of a value equal (`==`, or `===`
+/// for objects) to the one stored, so such a write publishes nothing.
+public struct ObservationPublisher<Output>: Publisher {
+    /// The kind of errors this publisher might publish: it cannot fail.
+    public typealias Failure = Never
+
+    /// What the publisher publishes: the current value, new values, or both.
+    public let options: ObservationOptions
+
+    /// Reads the value; `nil` once the source is gone.
+    let read: () -> Output?
+    /// Schedules an action on the publisher's scheduler.
+    let schedule: (@escaping () -> Void) -> Void
+
+    /// Creates a publisher of an expression's value, delivered on a scheduler.
+    ///
+    /// ```swift
+    /// @Observable final class Person {
+    ///     var firstName = "Ada"
+    ///     var lastName = "Lovelace"
+    /// }
+    ///
+    /// let person = Person()
+    /// let scheduler = DispatchQueue.test
+    /// let cancellable = ObservationPublisher(scheduler: scheduler) {
+    ///     person.firstName + " " + person.lastName
+    /// }
+    /// .sink { print($0) }
+    /// person.lastName = "King"
+    /// scheduler.advance()
+    /// // Prints:
+    /// // Ada Lovelace
+    /// // Ada King
+    /// ```
+    ///
+    /// The expression holds whatever it captures for as long as a subscription lives; capture a
+    /// model weakly, or use ``Observation/Observable/publisher(for:options:scheduler:)``, to let it
+    /// go.
+    ///
+    /// - Parameters:
+    ///   - options: Whether to publish the current value on subscription (``ObservationOptions/initial``),
+    ///     new values after changes (``ObservationOptions/new``), or both, the default.
+    ///   - scheduler: Where new values are read and published; the main run loop by default, which
+    ///     must run for values to arrive. Changes made before the read runs coalesce into one value.
+    ///   - expression: The expression to evaluate; any property of an `@Observable` model it reads is
+    ///     tracked.
+    public init<S: Scheduler>(
+        options: ObservationOptions = [.initial, .new], scheduler: S = RunLoop.main,
+        _ expression: @escaping () -> Output
+    ) {
+        self.init(options: options, scheduler: scheduler, reading: { .some(expression()) })
+    }
+
+    /// Creates a publisher of a value that may go away.
+    ///
+    /// - Parameters:
+    ///   - read: Reads the value; `nil` when its source is gone, which finishes the publisher.
+    init<S: Scheduler>(options: ObservationOptions, scheduler: S, reading read: @escaping () -> Output?) {
+        self.options = options
+        self.read = read
+        schedule = { scheduler.schedule($0) }
+    }
+
+    /// Reads the current value (and tracks what it read) and gives the subscriber a subscription.
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+        ObservationSubscription(read: read, schedule: schedule, options: options, downstream: subscriber).start()
+    }
+}
