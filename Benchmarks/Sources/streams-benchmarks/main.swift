@@ -309,7 +309,7 @@ do {
                 + "(Streams: publisher(for:), AA column: Observations)",
             unit: "write", operations: writes, rounds: sizes.rounds,
             run: [
-                // BRIDGE .streams: { StreamsScenarios.observationBridge(observers: observers, writes: writes, probe: $0) },
+                .streams: { StreamsScenarios.observationBridge(observers: observers, writes: writes, probe: $0) },
                 .floor: { FloorScenarios.propertyObservers(observers: observers, writes: writes, probe: $0) },
             ],
             runAsync: observations))
@@ -406,7 +406,9 @@ let elapsedSeconds = Double(Probe.now() - started) / 1e9
 // to the observers of the written property, and only to them.
 for group in [["9a", "9c"]] {
     let checksums = results.filter { group.contains($0.0.id) }.flatMap { scenario, measured in
-        implementations.compactMap { implementation in measured[implementation]?.checksum.map { (scenario.id, implementation, $0) } }
+        implementations.compactMap { implementation in
+            measured[implementation]?.checksum.map { (scenario.id, implementation, $0) }
+        }
     }
     guard let first = checksums.first, let other = checksums.first(where: { $0.2 != first.2 }) else { continue }
     let mismatch =
