@@ -305,8 +305,8 @@ do {
     scenarios.append(
         Scenario(
             id: "9a",
-            title: "@Observable, 10 properties, \(grouped(observers)) observers of one "
-                + "(Streams: publisher(for:), AA column: Observations)",
+            title: "@Observable, 10 properties, \(grouped(observers)) publisher(for:) observers of one "
+                + "(AA: Observations)",
             unit: "write", operations: writes, rounds: sizes.rounds,
             run: [
                 .streams: { StreamsScenarios.observationBridge(observers: observers, writes: writes, probe: $0) },
