@@ -1,5 +1,7 @@
 import Dispatch
+import Observation
 import Streams
+import Synchronization
 
 // One store, many observers, updates that each touch one field: how many notifications each
 // observation strategy delivers, how many of them were for nothing, and how long the run took.
@@ -13,6 +15,26 @@ struct ShowcaseState: Equatable {
 /// The same state as an observable object, the way `ObservableObject` apps keep it.
 final class ShowcaseModel: ObservableObject {
     @Published var fields = [Int](repeating: 0, count: ShowcaseState.fieldCount)
+}
+
+/// The same state as an `@Observable` model, one property per field, the way Observation apps keep it.
+@Observable
+final class ShowcaseObservableModel {
+    var field0 = 0
+    var field1 = 0
+    var field2 = 0
+    var field3 = 0
+    var field4 = 0
+    var field5 = 0
+    var field6 = 0
+    var field7 = 0
+    var field8 = 0
+    var field9 = 0
+
+    /// Each field's property, by index.
+    static let fields: [any ReferenceWritableKeyPath<ShowcaseObservableModel, Int> & Sendable] = [
+        \.field0, \.field1, \.field2, \.field3, \.field4, \.field5, \.field6, \.field7, \.field8, \.field9,
+    ]
 }
 
 /// One update: a field and the value it is set to (sometimes the value it already has).
@@ -165,6 +187,80 @@ func runSliceStrategy(observers count: Int, updates: [ShowcaseUpdate]) -> Showca
         name: "Store slices", delivered: observers.delivered, redundant: observers.redundant, nanoseconds: time)
 }
 
+func runObservationBridgeStrategy(observers count: Int, updates: [ShowcaseUpdate]) -> ShowcaseResult {
+    let model = ShowcaseObservableModel()
+    // The publishers deliver on a scheduler after the change is stored; `ShowcaseTurnScheduler` stands in
+    // for the main run loop, and `runTurn()` after each update delivers what the update changed.
+    let scheduler = ShowcaseTurnScheduler()
+    let observers = ShowcaseObservers(count: count)
+    var cancellables: [AnyCancellable] = []
+    for observer in 0..<count {
+        let field = ShowcaseObservableModel.fields[observers.fields[observer]]
+        cancellables.append(
+            model.publisher(for: field, options: [.new], scheduler: scheduler).sink { _ in observers.notify(observer) })
+    }
+    let time = measure {
+        for update in updates {
+            model[keyPath: ShowcaseObservableModel.fields[update.field]] = update.value
+            scheduler.runTurn()
+            observers.render { model[keyPath: ShowcaseObservableModel.fields[$0]] }
+        }
+    }
+    return ShowcaseResult(
+        name: "Observation bridge (publisher(for:))", delivered: observers.delivered, redundant: observers.redundant,
+        nanoseconds: time)
+}
+
+/// A run loop reduced to one queue of actions: the Observation bridge schedules its deliveries here,
+/// and `runTurn()` runs them, as the main run loop's next turn would. (`DispatchQueue.test` works as
+/// well, but finding each next action among those pending is a test scheduler's bookkeeping, not the
+/// bridge's cost, and `RunLoop.main` would need the demo to spin the run loop.)
+final class ShowcaseTurnScheduler: Scheduler, Sendable {
+    typealias SchedulerTimeType = DispatchQueue.SchedulerTimeType
+    typealias SchedulerOptions = DispatchQueue.SchedulerOptions
+
+    /// A queued action. `@unchecked Sendable`: the demo schedules and runs actions on one thread.
+    private struct Action: @unchecked Sendable {
+        let run: () -> Void
+    }
+
+    private let queue = Mutex<[Action]>([])
+
+    var now: SchedulerTimeType { SchedulerTimeType(.now()) }
+    var minimumTolerance: SchedulerTimeType.Stride { .zero }
+
+    func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
+        let action = Action(run: action)
+        queue.withLock { $0.append(action) }
+    }
+
+    func schedule(
+        after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
+        _ action: @escaping () -> Void
+    ) {
+        schedule(options: options, action)
+    }
+
+    func schedule(
+        after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
+        options: SchedulerOptions?, _ action: @escaping () -> Void
+    ) -> any Cancellable {
+        preconditionFailure("ShowcaseTurnScheduler does not repeat actions")
+    }
+
+    /// Runs the queued actions, and those they queue, until none is left.
+    func runTurn() {
+        while true {
+            let actions = queue.withLock { queue in
+                defer { queue = [] }
+                return queue
+            }
+            if actions.isEmpty { return }
+            for action in actions { action.run() }
+        }
+    }
+}
+
 /// Runs every strategy on the same updates and prints the comparison.
 func runObservationShowcase(observers: Int, updates updateCount: Int) {
     let updates = makeShowcaseUpdates(count: updateCount)
@@ -173,6 +269,7 @@ func runObservationShowcase(observers: Int, updates updateCount: Int) {
         runDeduplicatedStrategy(observers: observers, updates: updates),
         runObservedPublisherStrategy(observers: observers, updates: updates),
         runSliceStrategy(observers: observers, updates: updates),
+        runObservationBridgeStrategy(observers: observers, updates: updates),
     ]
     print(
         "\nObservation strategies: \(observers) observers (each watches one of \(ShowcaseState.fieldCount) fields), "

@@ -156,3 +156,18 @@ public enum CombiningWork {
         a &* 1_009 &+ b
     }
 }
+
+/// What scenarios 9 write and who is due to hear of it: a model of ten `Int` properties (the fields of
+/// `State10`), observer `index` watching property `index % State10.fieldCount`, and write number
+/// `write` setting one property to a value it never had (`State10.update`).
+public enum ObservationWork {
+    /// The property observer `index` watches.
+    @inlinable
+    public static func field(ofObserver index: Int) -> Int { index % State10.fieldCount }
+
+    /// How many of `observers` observers watch `field`: the observers due when it is written.
+    @inlinable
+    public static func due(_ field: Int, observers: Int) -> Int {
+        observers / State10.fieldCount + (field < observers % State10.fieldCount ? 1 : 0)
+    }
+}

@@ -34,6 +34,10 @@ public struct Sizes: Sendable {
     public var shareSubscribers: Int
     /// Scenario 8d: values sent to the shared subject.
     public var shareValues: Int
+    /// Scenarios 9: observers of a 10-property model, each watching one property (a tenth of them
+    /// per property), and the writes, each to one property.
+    public var observationObservers: Int
+    public var observationWrites: Int
     /// Timed rounds per scenario (each round runs every implementation once).
     public var rounds: Int
     /// Timed rounds for the slowest scenarios.
@@ -58,6 +62,8 @@ public struct Sizes: Sendable {
         zipValues: 300_000,
         shareSubscribers: 100,
         shareValues: 5_000,
+        observationObservers: 1_000,
+        observationWrites: 2_000,
         rounds: 7,
         heavyRounds: 5)
 
@@ -80,6 +86,8 @@ public struct Sizes: Sendable {
         zipValues: 20_000,
         shareSubscribers: 100,
         shareValues: 500,
+        observationObservers: 100,
+        observationWrites: 20,
         rounds: 3,
         heavyRounds: 3)
 }

@@ -290,6 +290,48 @@ do {
             ]))
 }
 
+// Scenarios 9: one model of ten properties, a tenth of the observers watching each, one property
+// written per operation; the same writes observed four ways. 9a and 9c notify the same observers
+// with the same values, so their checksums must agree too (checked after the run).
+do {
+    let observers = sizes.observationObservers
+    let writes = sizes.observationWrites
+    var observations: [Implementation: @Sendable (Probe) async -> Int] = [:]
+    if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+        observations[.asyncAlgorithms] = {
+            await AsyncAlgorithmsScenarios.observations(observers: observers, writes: writes, probe: $0)
+        }
+    }
+    scenarios.append(
+        Scenario(
+            id: "9a",
+            title: "@Observable, 10 properties, \(grouped(observers)) publisher(for:) observers of one "
+                + "(AA: Observations)",
+            unit: "write", operations: writes, rounds: sizes.rounds,
+            run: [
+                .streams: { StreamsScenarios.observationBridge(observers: observers, writes: writes, probe: $0) },
+                .floor: { FloorScenarios.propertyObservers(observers: observers, writes: writes, probe: $0) },
+            ],
+            runAsync: observations))
+    scenarios.append(
+        Scenario(
+            id: "9b", title: "ObservableObject, 10 @Published, \(grouped(observers)) objectWillChange sinks",
+            unit: "write", operations: writes, rounds: sizes.rounds,
+            run: [
+                .streams: { StreamsScenarios.tenPublished(observers: observers, writes: writes, probe: $0) },
+                .openCombine: { OpenCombineScenarios.tenPublished(observers: observers, writes: writes, probe: $0) },
+                .floor: { FloorScenarios.tenPublished(observers: observers, writes: writes, probe: $0) },
+            ]))
+    scenarios.append(
+        Scenario(
+            id: "9c", title: "Store.slice of a 10-field struct, \(grouped(observers)) observers of one field",
+            unit: "write", operations: writes, rounds: sizes.rounds,
+            run: [
+                .streams: { StreamsScenarios.slices(observers: observers, updates: writes, probe: $0) },
+                .floor: { FloorScenarios.propertyObservers(observers: observers, writes: writes, probe: $0) },
+            ]))
+}
+
 // A filter equal to a scenario id, or to the number of a group of scenarios ("7" for 7a–7d), selects
 // by id; any other filter selects by title.
 func selects(_ filter: String, id: String) -> Bool {
@@ -358,6 +400,25 @@ for scenario in chosen {
     }
 }
 let elapsedSeconds = Double(Probe.now() - started) / 1e9
+
+// Scenarios that observe the same writes with the same observers must agree with each other too: every
+// implementation of 9a (the @Observable model) and of 9c (the store's slices) delivers the written value
+// to the observers of the written property, and only to them.
+for group in [["9a", "9c"]] {
+    let checksums = results.filter { group.contains($0.0.id) }.flatMap { scenario, measured in
+        implementations.compactMap { implementation in
+            measured[implementation]?.checksum.map { (scenario.id, implementation, $0) }
+        }
+    }
+    guard let first = checksums.first, let other = checksums.first(where: { $0.2 != first.2 }) else { continue }
+    let mismatch =
+        "CHECKSUM MISMATCH between scenarios \(group.joined(separator: " and ")): "
+        + "\(first.0) \(first.1.rawValue)=\(first.2), \(other.0) \(other.1.rawValue)=\(other.2)"
+    printError("\n" + mismatch)
+    print("\n" + mismatch)
+    print("The implementations disagree: the run fails.")
+    exit(1)
+}
 
 // One time column per implementation that ran, the ratios of Streams to each of the others, and one
 // allocation column per implementation. "—": the implementation lacks the scenario.
