@@ -149,9 +149,13 @@ extension Recorded: Hashable where Time: Hashable, Value: Hashable {}
 extension Recorded: Sendable where Time: Sendable, Value: Sendable {}
 
 extension Recorded: CustomStringConvertible {
-    /// The value and its time, such as `value(1) at Stride(magnitude: 1000000000)`.
+    /// The value and its time, such as `value(1) at 1.5 s` or `max(2) at 250 ms`.
+    ///
+    /// Strides of the `DispatchQueue`, `RunLoop` and `OperationQueue` schedulers are written in the
+    /// largest of s, ms, µs and ns in which the amount is at least 1, exactly, without trailing
+    /// zeros (`1.5 s`, `250 ms`, `3 µs`; zero is `0 s`); other times as Swift describes them.
     public var description: String {
-        "\(value) at \(time)"
+        "\(value) at \(ReadableTime.describe(time))"
     }
 }
 
