@@ -81,3 +81,27 @@ import Testing
                 == "subscribed at 0 s, demands [], not cancelled")
     }
 }
+
+/// One spelling, `.value(_:at:)`, for a value at a time: in scripts, recorded events and recorded values.
+@Suite struct RecordedValueSpellingTests {
+    @Test func valueAtBuildsScriptedEventsRecordedEventsAndRecordedValues() {
+        let scheduler = DispatchQueue.test
+        let readings = scheduler.createHotPublisher([
+            .value(3, at: .seconds(1)), .value(2, at: .milliseconds(1500)), .finished(at: .seconds(2)),
+        ])
+        let recorder = scheduler.record(readings)
+        scheduler.advance(by: .seconds(2))
+        #expect(recorder.valuesWithTimes == [.value(3, at: .seconds(1)), .value(2, at: .milliseconds(1500))])
+        #expect(
+            recorder.events == [
+                .subscription(at: .zero), .value(3, at: .seconds(1)), .value(2, at: .milliseconds(1500)),
+                .finished(at: .seconds(2)),
+            ])
+        // The initializer spelling still works and means the same.
+        #expect(recorder.valuesWithTimes == [Recorded(3, at: .seconds(1)), Recorded(2, at: .milliseconds(1500))])
+        #expect(Recorded.value("a", at: 5) == Recorded("a", at: 5))
+        #expect(
+            readings.subscriptions.first?.demands == [.value(.unlimited, at: .zero)]
+                && readings.subscriptions.first?.demands == [.demand(.unlimited, at: .zero)])
+    }
+}
