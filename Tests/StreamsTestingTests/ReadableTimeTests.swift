@@ -68,6 +68,19 @@ import Testing
         #expect(String(describingForTest: OperationQueue.SchedulerTimeType.Stride(3)) == "3 s")
     }
 
+    @Test func aFailingExpectationOnRecordedEventsShowsReadableTimes() {
+        let scheduler = DispatchQueue.test
+        let recorder = scheduler.record(Just(1).delay(for: .milliseconds(250), scheduler: scheduler))
+        scheduler.advance(by: .seconds(1))
+        withKnownIssue {
+            #expect(recorder.events == [.subscription(at: .zero), .value(1, at: .milliseconds(300))])
+        } matching: { issue in
+            let text = String(describing: issue)
+            return text.contains("value(1) at 250 ms") && text.contains("value(1) at 300 ms")
+                && !text.contains("magnitude")
+        }
+    }
+
     @Test func recordedSubscriptionsDescribeTheirTimesReadably() {
         let subscription = RecordedSubscription<DispatchStride>(
             subscribed: .seconds(1),
