@@ -87,9 +87,13 @@ extension RecordedSubscription: Hashable where Time: Hashable {}
 extension RecordedSubscription: Sendable where Time: Sendable {}
 
 extension RecordedSubscription: CustomStringConvertible {
-    /// The subscription time, the demands and the cancellation time, for test failure messages.
+    /// The subscription time, the demands and the cancellation time, for test failure messages, such
+    /// as `subscribed at 1 s, demands [max(1) at 1 s], cancelled at 2.5 s`.
+    ///
+    /// Times are written as in ``Recorded/description``.
     public var description: String {
-        let cancellation = cancelled.map { "cancelled at \($0)" } ?? "not cancelled"
-        return "subscribed at \(subscribed), demands \(demands), \(cancellation)"
+        let cancellation = cancelled.map { "cancelled at \(ReadableTime.describe($0))" } ?? "not cancelled"
+        let demandList = demands.map(\.description).joined(separator: ", ")
+        return "subscribed at \(ReadableTime.describe(subscribed)), demands [\(demandList)], \(cancellation)"
     }
 }

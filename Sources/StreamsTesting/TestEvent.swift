@@ -94,7 +94,10 @@ extension TestEvent: CustomStringConvertible {
 /// stride of the scheduler's time type, measured from the ``TestScheduler``'s start (or, for a cold
 /// publisher's script, from the subscription), so `.seconds(2)` reads as "two seconds into the test".
 ///
-/// Static shorthands build recorded events and demands, so an expected stream reads as a timeline:
+/// Static shorthands build recorded events, values and demands, so an expected stream reads as a
+/// timeline, with one spelling for a value wherever it appears — `.value(1, at: .seconds(2))` in a
+/// test publisher's script, in recorded ``TimedTestSubscriber/events`` and in recorded
+/// ``TimedTestSubscriber/valuesWithTimes`` alike (`Recorded(1, at: .seconds(2))` still works):
 ///
 /// ```swift
 /// @Test func aDebouncedSearchFiresOnceTypingPauses() {
@@ -149,13 +152,39 @@ extension Recorded: Hashable where Time: Hashable, Value: Hashable {}
 extension Recorded: Sendable where Time: Sendable, Value: Sendable {}
 
 extension Recorded: CustomStringConvertible {
-    /// The value and its time, such as `value(1) at Stride(magnitude: 1000000000)`.
+    /// The value and its time, such as `value(1) at 1.5 s` or `max(2) at 250 ms`.
+    ///
+    /// Strides of the `DispatchQueue`, `RunLoop` and `OperationQueue` schedulers are written in the
+    /// largest of s, ms, µs and ns in which the amount is at least 1, exactly, without trailing
+    /// zeros (`1.5 s`, `250 ms`, `3 µs`; zero is `0 s`); other times as Swift describes them.
     public var description: String {
-        "\(value) at \(time)"
+        "\(value) at \(ReadableTime.describe(time))"
     }
 }
 
 extension Recorded {
+    /// `value` happening at `time`: the same as `Recorded(value, at: time)`.
+    ///
+    /// It lets recorded values be written with the spelling of scripted and recorded events, so
+    /// `.value(3, at: .seconds(1))` reads the same in a test publisher's script, in a list of
+    /// ``TimedTestSubscriber/events`` and in a list of ``TimedTestSubscriber/valuesWithTimes``:
+    ///
+    /// ```swift
+    /// let scheduler = DispatchQueue.test
+    /// let readings = scheduler.createHotPublisher([.value(3, at: .seconds(1)), .value(2, at: .seconds(2))])
+    /// let recorder = scheduler.record(readings)
+    /// scheduler.advance(by: .seconds(2))
+    /// #expect(recorder.valuesWithTimes == [.value(3, at: .seconds(1)), .value(2, at: .seconds(2))])
+    /// #expect(recorder.events == [.subscription(at: .zero), .value(3, at: .seconds(1)), .value(2, at: .seconds(2))])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - value: What happened.
+    ///   - time: When it happened.
+    public static func value(_ value: Value, at time: Time) -> Self {
+        Recorded(value, at: time)
+    }
+
     /// The subscription arriving at `time`.
     ///
     /// - Parameter time: When the subscription arrived.

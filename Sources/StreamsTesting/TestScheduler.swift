@@ -44,6 +44,8 @@ public import Streams
 /// - Actions run in order of their dates; actions due at the same instant run first in, first out.
 /// - ``now`` moves to each action's date before the action runs, so the action sees its own time.
 /// - Work scheduled while advancing runs in the same call if it falls due by the target.
+/// - Virtual time only moves forward: ``advance(by:)-7wt4e`` with a negative stride stops the program
+///   with a message; ``advance(to:)-1ld47`` an instant already passed runs nothing and keeps the clock.
 /// - A repeating action re-arms after each run and stops when its cancellable is cancelled; ``run()-4lg9v``
 ///   with a repeating action still armed stops with a clear message instead of running forever.
 ///
@@ -143,15 +145,23 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
 
     /// Moves virtual time forward by `stride`, running every action that falls due on the way.
     ///
+    /// Virtual time only moves forward: a negative `stride` stops the program with a message that
+    /// gives the amount, such as `-250 ms`.
+    ///
     /// - Parameter stride: How far to move the clock; `.zero` runs only what is already due.
     public func advance(by stride: SchedulerTimeType.Stride = .zero) {
+        Self.checkForward(stride)
         advance(to: now.advanced(by: stride))
     }
 
     /// Moves virtual time forward to `instant`, running every action that falls due on the way.
     ///
-    /// - Parameter instant: The instant to move the clock to; an instant in the past runs only what is
-    ///   already due and leaves the clock where it is.
+    /// Virtual time only moves forward: an instant before ``now`` runs nothing (everything due by
+    /// then has already run) and leaves the clock where it is, as combine-schedulers'
+    /// `TestScheduler` does, so "advance to at least this instant" can be asked more than once.
+    /// Only ``advance(by:)-7wt4e`` with a negative stride stops the program.
+    ///
+    /// - Parameter instant: The instant to move the clock to; ``now`` runs only what is already due.
     public func advance(to instant: SchedulerTimeType) {
         while let next = takeNextAction(dueBy: instant) {
             next()
@@ -170,10 +180,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         var performed = 0
         while let next = takeNextAction(dueBy: nil) {
             performed += 1
-            precondition(
-                performed <= runLimit,
-                "TestScheduler.run() performed \(runLimit) actions and work is still scheduled: a repeating action that is never cancelled never lets run() finish. Use advance(by:) or advance(to:) instead."
-            )
+            if performed > runLimit { stopRunningForever() }
             next()
         }
     }
@@ -205,9 +212,13 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// get anywhere. Tests are deterministic when the tasks they start share the test's actor, as
     /// with a `@MainActor` test, or run on a serial executor.
     ///
+    /// Virtual time only moves forward: a negative `stride` stops the program with a message that
+    /// gives the amount, such as `-250 ms`.
+    ///
     /// - Parameter stride: How far to move the clock; `.zero` runs only what is already due.
     @MainActor
     public func advance(by stride: SchedulerTimeType.Stride = .zero) async {
+        Self.checkForward(stride)
         await advance(to: now.advanced(by: stride))
     }
 
@@ -223,8 +234,10 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// try await task.value
     /// ```
     ///
-    /// - Parameter instant: The instant to move the clock to; an instant in the past runs only what is
-    ///   already due and leaves the clock where it is.
+    /// Like ``advance(to:)-1ld47``, an instant before ``now`` runs nothing and leaves the clock where
+    /// it is.
+    ///
+    /// - Parameter instant: The instant to move the clock to; ``now`` runs only what is already due.
     @MainActor
     public func advance(to instant: SchedulerTimeType) async {
         while true {
@@ -259,12 +272,24 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
             await Self.letOtherTasksRun()
             guard let next = takeNextAction(dueBy: nil) else { return }
             performed += 1
-            precondition(
-                performed <= runLimit,
-                "TestScheduler.run() performed \(runLimit) actions and work is still scheduled: a repeating action that is never cancelled never lets run() finish. Use advance(by:) or advance(to:) instead."
-            )
+            if performed > runLimit { stopRunningForever() }
             next()
         }
+    }
+
+    /// Stops the program if `stride` would move virtual time backwards.
+    private static func checkForward(_ stride: SchedulerTimeType.Stride) {
+        precondition(
+            stride >= .zero,
+            "TestScheduler.advance(by:) was asked to move by \(ReadableTime.describe(stride)): virtual time only moves forward, so the stride must be zero or more."
+        )
+    }
+
+    /// Stops the program when ``run()-4lg9v`` has performed more than ``runLimit`` actions.
+    private func stopRunningForever() -> Never {
+        preconditionFailure(
+            "TestScheduler.run() performed \(runLimit) actions, reaching \(ReadableTime.describe(elapsed)) of virtual time, and work is still scheduled: a repeating action that is never cancelled never lets run() finish. Use advance(by:) or advance(to:) instead."
+        )
     }
 
     /// How many times the `async` forms of advancing step aside for other tasks before each action.

@@ -166,7 +166,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// The values received so far, in order, each with the time it arrived.
     ///
     /// ```swift
-    /// #expect(recorder.valuesWithTimes == [Recorded(3, at: .seconds(1)), Recorded(2, at: .seconds(2))])
+    /// #expect(recorder.valuesWithTimes == [.value(3, at: .seconds(1)), .value(2, at: .seconds(2))])
     /// ```
     public var valuesWithTimes: [Recorded<Stride, Input>] {
         events.compactMap { event in event.value.input.map { Recorded($0, at: event.time) } }

@@ -130,6 +130,16 @@ private func wake(after delay: DispatchStride, on scheduler: TestSchedulerOf<Dis
         #expect(scheduler.scheduledCount == 0)
     }
 
+    @Test func asyncAdvancingByANegativeStrideStopsWithAMessage() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let scheduler = RunLoop.test
+            await scheduler.advance(by: .seconds(-1.5))
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(
+            message.contains("TestScheduler.advance(by:) was asked to move by -1.5 s: virtual time only moves forward"))
+    }
+
     @Test func asyncRunWithAnEndlessRepetitionStopsWithAMessage() async {
         await #expect(processExitsWith: .failure) {
             let scheduler = TestSchedulerOf<DispatchQueue>(

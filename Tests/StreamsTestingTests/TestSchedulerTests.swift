@@ -143,6 +143,42 @@ import Testing
         #expect(start.distance(to: scheduler.now) == .seconds(5))
     }
 
+    @Test func advancingToAnEarlierInstantRunsNothing() {
+        let scheduler = DispatchQueue.test
+        let start = scheduler.now
+        var log: [String] = []
+        scheduler.advance(by: .seconds(5))
+        scheduler.schedule { log.append("due now") }
+        scheduler.advance(to: start.advanced(by: .seconds(2)))
+        #expect(log == [])
+        #expect(scheduler.elapsed == .seconds(5))
+        scheduler.advance(to: scheduler.now)
+        #expect(log == ["due now"])
+    }
+
+    @Test func advancingByANegativeStrideStopsWithAMessage() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let scheduler = DispatchQueue.test
+            scheduler.advance(by: .milliseconds(-250))
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(
+            message.contains(
+                "TestScheduler.advance(by:) was asked to move by -250 ms: virtual time only moves forward, so the stride must be zero or more."
+            ))
+    }
+
+    @Test func runLimitMessageSaysHowFarVirtualTimeGot() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let scheduler = TestSchedulerOf<DispatchQueue>(now: .init(DispatchTime(uptimeNanoseconds: 1)), runLimit: 10)
+            let ticking = scheduler.schedule(after: scheduler.now, interval: .milliseconds(500)) {}
+            scheduler.run()
+            ticking.cancel()
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("TestScheduler.run() performed 10 actions, reaching 5 s of virtual time"))
+    }
+
     @Test func runLoopAndOperationQueueFlavours() {
         let runLoop = RunLoop.test
         let operations = OperationQueue.test

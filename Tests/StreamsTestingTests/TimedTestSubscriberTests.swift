@@ -193,7 +193,7 @@ import Testing
 
     @Test func eventsDescribeThemselvesReadably() {
         let event: Recorded<DispatchStride, TestEvent<Int, KitError>> = .value(1, at: .seconds(1))
-        #expect(event.description == "value(1) at \(DispatchStride.seconds(1))")
+        #expect(event.description == "value(1) at 1 s")
         #expect(TestEvent<Int, KitError>.failure(KitError(code: 2)).description == "failure(KitError(code: 2))")
         #expect(TestEvent<Int, Never>.finished.description == "finished")
         #expect(TestEvent<Int, Never>.subscription.description == "subscription")

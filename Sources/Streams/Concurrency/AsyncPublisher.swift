@@ -5,6 +5,11 @@ extension Publisher where Failure == Never {
     /// with a `for`-`await`-`in` loop instead of attaching a subscriber. The loop asks for one element
     /// at a time, so the publisher never runs ahead of the code consuming its elements.
     ///
+    /// Because of that, an element a subject sends while the loop body runs is dropped, as with
+    /// Combine: the subject has no demand for it. Put
+    /// `.buffer(size: 100, prefetch: .keepFull, whenFull: .dropOldest)` before `.values` to keep up to
+    /// 100 such elements; see ``AsyncPublisher``.
+    ///
     /// ```swift
     /// let numbers = [1, 2, 3].publisher
     /// for await number in numbers.values {
@@ -51,9 +56,18 @@ extension Publisher where Failure == Never {
 /// // finished
 /// ```
 ///
-/// A subject delivers an element only to a subscriber that is waiting for one; elements sent while
-/// the loop body runs are not buffered. To keep them, put a buffering operator in front, or use a
-/// ``CurrentValueSubject`` when only the latest value matters.
+/// A subject delivers an element only to a subscriber that has asked for one, and the loop asks for
+/// the next element only when its body has finished with the last: an element a subject sends while
+/// the loop body runs is dropped, as with Combine. To keep such elements, put a buffer in front of
+/// `values` that asks for elements ahead of the loop:
+///
+/// ```swift
+/// for await value in subject.buffer(size: 100, prefetch: .keepFull, whenFull: .dropOldest).values {
+///     await handle(value)  // Elements sent meanwhile wait in the buffer, up to 100 of them.
+/// }
+/// ```
+///
+/// Or use a ``CurrentValueSubject`` when only the latest value matters.
 public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Never {
     /// The type of element produced by this asynchronous sequence: the publisher's output.
     public typealias Element = P.Output

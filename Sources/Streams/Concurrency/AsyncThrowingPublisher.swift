@@ -5,6 +5,11 @@ extension Publisher {
     /// elements with a `for`-`try`-`await`-`in` loop instead of attaching a subscriber. If the
     /// publisher fails, the loop throws its error.
     ///
+    /// The loop asks for one element at a time, so an element a subject sends while the loop body
+    /// runs is dropped, as with Combine: the subject has no demand for it. Put
+    /// `.buffer(size: 100, prefetch: .keepFull, whenFull: .dropOldest)` before `.values` to keep up to
+    /// 100 such elements; see ``AsyncThrowingPublisher``.
+    ///
     /// ```swift
     /// struct Overflow: Error {}
     ///
@@ -63,6 +68,17 @@ extension Publisher {
 /// // Prints:
 /// // received hello
 /// // failed: Disconnected()
+/// ```
+///
+/// A subject delivers an element only to a subscriber that has asked for one, and the loop asks for
+/// the next element only when its body has finished with the last: an element a subject sends while
+/// the loop body runs is dropped, as with Combine. To keep such elements, put a buffer in front of
+/// `values` that asks for elements ahead of the loop:
+///
+/// ```swift
+/// for try await message in messages.buffer(size: 100, prefetch: .keepFull, whenFull: .dropOldest).values {
+///     try await handle(message)  // Messages sent meanwhile wait in the buffer, up to 100 of them.
+/// }
 /// ```
 public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
     /// The type of element produced by this asynchronous sequence: the publisher's output.

@@ -31,6 +31,14 @@ extension Publisher {
     /// completed, as in Combine, cancelling has no effect: what upstream sent, and its completion,
     /// are still delivered.
     ///
+    /// With `DispatchQueue.main` or `RunLoop.main` as the scheduler, values arrive only while the main
+    /// queue or the main run loop runs. An app's event loop runs them; a command-line tool or a server
+    /// on Linux must: `RunLoop.main.run(until:)` on the main thread runs both for a while, and
+    /// `dispatchMain()` at the end of a tool that never returns runs the main queue. In tests, XCTest's
+    /// `wait(for:timeout:)` runs the main run loop while it waits; a Swift Testing test sees the main
+    /// queue served while it is suspended at an `await`, but never the main run loop. See
+    /// <doc:ThreadsAndSchedulers#When-the-main-run-loop-must-run>.
+    ///
     /// - Parameters:
     ///   - scheduler: The scheduler the publisher uses for element delivery.
     ///   - options: Scheduler options used to customize element delivery.

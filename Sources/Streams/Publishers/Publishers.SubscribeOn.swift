@@ -22,6 +22,15 @@ extension Publisher {
     /// actions, and reach the upstream one at a time. Values and the completion pass through
     /// synchronously, on whatever context the upstream sends them.
     ///
+    /// With `DispatchQueue.main` or `RunLoop.main` as the scheduler, the subscription, the requests
+    /// and the cancellation reach upstream only while the main queue or the main run loop runs. An
+    /// app's event loop runs them; a command-line tool or a server on Linux must:
+    /// `RunLoop.main.run(until:)` on the main thread runs both for a while, and `dispatchMain()` at
+    /// the end of a tool that never returns runs the main queue. In tests, XCTest's
+    /// `wait(for:timeout:)` runs the main run loop while it waits; a Swift Testing test sees the main
+    /// queue served while it is suspended at an `await`, but never the main run loop. See
+    /// <doc:ThreadsAndSchedulers#When-the-main-run-loop-must-run>.
+    ///
     /// - Parameters:
     ///   - scheduler: The scheduler used to send messages to upstream publishers.
     ///   - options: Options that customize the delivery of elements.

@@ -18,6 +18,15 @@ extension Timer {
     /// `tolerance` says; create a ``TimerPublisher`` with
     /// ``TimerPublisher/init(interval:tolerance:runLoop:mode:options:)`` to set one.
     ///
+    /// The timer fires only while its run loop runs in `mode` (or, for `.common`, in a common mode).
+    /// An app runs `RunLoop.main` for you; a command-line tool, a server or a test on Linux must run it
+    /// on the main thread: `RunLoop.main.run(until:)` (in a tool, or in an XCTest test method, which
+    /// runs on the main thread), or `RunLoop.main.run()` at the end of a tool that never returns.
+    /// XCTest's `wait(for:timeout:)` runs the main run loop while it waits. Swift Testing does not, and
+    /// on Linux its tests, `@MainActor` ones included, do not run on the main thread: there, a timer on
+    /// `RunLoop.main` never fires; test timing with a scheduler you inject instead. See
+    /// <doc:ThreadsAndSchedulers#When-the-main-run-loop-must-run>.
+    ///
     /// - Parameters:
     ///   - interval: The time interval on which to publish events. For example, a value of `0.5`
     ///     publishes an event approximately every half-second.

@@ -370,6 +370,14 @@ extension DispatchQueue: Scheduler {
     /// // second
     /// ```
     ///
+    /// On `DispatchQueue.main`, actions run only while something serves the main queue. An app's
+    /// event loop does that; a command-line tool or a server on Linux must see to it: call
+    /// `RunLoop.main.run(until:)` on the main thread to serve it for a while, call `dispatchMain()` at
+    /// the end of a tool that never returns, or `await` in the tool's top-level code. In tests, XCTest's
+    /// `wait(for:timeout:)` runs the main run loop, and with it the main queue, while it waits; a Swift
+    /// Testing test sees the main queue served while it is suspended at an `await`. See
+    /// <doc:ThreadsAndSchedulers#When-the-main-run-loop-must-run>.
+    ///
     /// - Parameters:
     ///   - options: The quality of service, flags and group to submit the action with, or `nil`.
     ///   - action: The closure to perform.
@@ -388,6 +396,9 @@ extension DispatchQueue: Scheduler {
     ///     print("a second later")
     /// }
     /// ```
+    ///
+    /// On `DispatchQueue.main`, the action runs only while something serves the main queue; see
+    /// ``schedule(options:_:)``.
     ///
     /// - Parameters:
     ///   - date: The earliest time at which to perform the action.
@@ -421,6 +432,9 @@ extension DispatchQueue: Scheduler {
     /// // Prints "tick" ten times a second until:
     /// ticking.cancel()
     /// ```
+    ///
+    /// On `DispatchQueue.main`, the action runs only while something serves the main queue; see
+    /// ``schedule(options:_:)``.
     ///
     /// - Parameters:
     ///   - date: The time at which to perform the action the first time.

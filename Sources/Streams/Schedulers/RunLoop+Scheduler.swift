@@ -131,6 +131,15 @@ extension RunLoop: Scheduler {
     /// // Prints "on the main run loop"
     /// ```
     ///
+    /// An action scheduled on `RunLoop.main` runs only while the main thread runs the main run loop
+    /// in the default mode. An app's event loop does that; a command-line tool, a server or a test on
+    /// Linux must do it on the main thread: `RunLoop.main.run(until:)` for as long as the work needs (in
+    /// a tool, or in an XCTest test method, which runs on the main thread), or `RunLoop.main.run()` at
+    /// the end of a tool that never returns. XCTest's `wait(for:timeout:)` runs the main run loop while
+    /// it waits. Swift Testing does not, and on Linux its tests, `@MainActor` ones included, do not run
+    /// on the main thread, so they cannot: there, inject the scheduler and pass a test scheduler. See
+    /// <doc:ThreadsAndSchedulers#When-the-main-run-loop-must-run>.
+    ///
     /// - Parameters:
     ///   - options: Ignored: the run loop scheduler takes no options.
     ///   - action: The closure to perform.
@@ -153,6 +162,9 @@ extension RunLoop: Scheduler {
     ///     print("a second later")
     /// }
     /// ```
+    ///
+    /// On `RunLoop.main`, the action runs only while the main thread runs the main run loop; see
+    /// ``schedule(options:_:)``.
     ///
     /// - Parameters:
     ///   - date: The earliest time at which to perform the action.
@@ -184,6 +196,9 @@ extension RunLoop: Scheduler {
     /// // Prints "tick" once a second while the run loop runs, until:
     /// ticking.cancel()
     /// ```
+    ///
+    /// On `RunLoop.main`, the action runs only while the main thread runs the main run loop; see
+    /// ``schedule(options:_:)``.
     ///
     /// - Parameters:
     ///   - date: The time at which to perform the action the first time.

@@ -113,11 +113,12 @@ extension Collection {
         for element in self {
             guard let choice = symbol(element) else { continue }
             guard let (index, exact) = marbleFrame(of: time(element), frame: frame) else {
-                throw MarbleDrawingError("\(choice.describedEvent) happened before time zero")
+                throw MarbleDrawingError(
+                    "\(choice.describedEvent) happened before time zero, at \(ReadableTime.describe(time(element)))")
             }
             guard exact else {
                 throw MarbleDrawingError(
-                    "\(choice.describedEvent) falls between frames \(index) and \(index + 1); draw with a frame that divides every time"
+                    "\(choice.describedEvent) at \(ReadableTime.describe(time(element))) falls between frames \(index) and \(index + 1) of \(ReadableTime.describe(frame)); draw with a frame that divides every time"
                 )
             }
             switch choice {

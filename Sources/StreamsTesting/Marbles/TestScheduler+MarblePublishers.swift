@@ -177,7 +177,7 @@ extension TestScheduler {
     /// let clicks = scheduler.createHotPublisher(marbles: "-x-^-a--b", values: ["x": 0, "a": 1, "b": 2])
     /// let recorder = scheduler.record(clicks)
     /// scheduler.advance(by: .seconds(10))
-    /// #expect(recorder.valuesWithTimes == [Recorded(1, at: .seconds(2)), Recorded(2, at: .seconds(5))])
+    /// #expect(recorder.valuesWithTimes == [.value(1, at: .seconds(2)), .value(2, at: .seconds(5))])
     /// ```
     ///
     /// A diagram that breaks the syntax (a group never closed, an event after `|`, two `^`, a

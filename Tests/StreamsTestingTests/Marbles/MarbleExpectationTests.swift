@@ -116,7 +116,7 @@ import Testing
             message(of: issue) == """
                 Marble diagrams differ at column 1:
                 expected: -a
-                actual:   cannot draw: value a falls between frames 1 and 2; draw with a frame that divides every time
+                actual:   cannot draw: value a at 1.5 s falls between frames 1 and 2 of 1 s; draw with a frame that divides every time
                           ^
                 """
         }

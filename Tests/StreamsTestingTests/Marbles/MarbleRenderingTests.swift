@@ -98,7 +98,8 @@ import Testing
         let publisher = scheduler.createColdPublisher([.value("a", at: .milliseconds(1500))])
         #expect(
             scheduler.marbles(of: publisher)
-                == "cannot draw: value a falls between frames 1 and 2; draw with a frame that divides every time")
+                == "cannot draw: value a at 1.5 s falls between frames 1 and 2 of 1 s; draw with a frame that divides every time"
+        )
     }
 
     @Test func eventsInsideAnEarlierGroupCannotBeDrawn() {

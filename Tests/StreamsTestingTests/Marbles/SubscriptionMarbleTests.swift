@@ -43,7 +43,7 @@ import Testing
         #expect(subscription.marbles(frame: .milliseconds(100)) == "--^--!")
         #expect(
             subscription.marbles()
-                == "cannot draw: the subscription falls between frames 0 and 1; draw with a frame that divides every time"
+                == "cannot draw: the subscription at 200 ms falls between frames 0 and 1 of 1 s; draw with a frame that divides every time"
         )
     }
 

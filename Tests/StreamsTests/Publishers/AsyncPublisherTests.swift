@@ -280,4 +280,32 @@ private final class Page {
         numbers.append(await iterator.next()?.number ?? 0)
         #expect(numbers == [1, 2, 1])
     }
+
+    @Test func aValueASubjectSendsWhileTheLoopBodyRunsIsDropped() async {
+        let subject = PassthroughSubject<Int, Never>()
+        var received: [Int] = []
+        // `prepend(1)` gives the loop a first value; the subject is subscribed, with no demand, by then.
+        for await value in subject.prepend(1).values {
+            received.append(value)
+            if value == 1 {
+                subject.send(2)  // The loop has not asked for another value yet.
+                subject.send(completion: .finished)
+            }
+        }
+        #expect(received == [1])
+    }
+
+    @Test func aBufferBeforeValuesKeepsWhatASubjectSendsWhileTheLoopBodyRuns() async {
+        let subject = PassthroughSubject<Int, Never>()
+        var received: [Int] = []
+        for await value in subject.prepend(1).buffer(size: 10, prefetch: .keepFull, whenFull: .dropOldest).values {
+            received.append(value)
+            if value == 1 {
+                subject.send(2)
+                subject.send(3)
+                subject.send(completion: .finished)
+            }
+        }
+        #expect(received == [1, 2, 3])
+    }
 }

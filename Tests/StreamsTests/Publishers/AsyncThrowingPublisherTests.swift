@@ -178,4 +178,30 @@ private final class Feed {
         #expect(Set(history) == [.requested(.max(1))])
         #expect(history.count == 300 || history.count == 301)
     }
+
+    @Test func aValueASubjectSendsWhileTheLoopBodyRunsIsDroppedUnlessBuffered() async throws {
+        let unbuffered = PassthroughSubject<Int, BridgeError>()
+        var received: [Int] = []
+        for try await value in unbuffered.prepend(1).values {
+            received.append(value)
+            if value == 1 {
+                unbuffered.send(2)
+                unbuffered.send(completion: .finished)
+            }
+        }
+        #expect(received == [1])
+
+        let buffered = PassthroughSubject<Int, BridgeError>()
+        received = []
+        for try await value in buffered.prepend(1).buffer(size: 10, prefetch: .keepFull, whenFull: .dropOldest)
+            .values
+        {
+            received.append(value)
+            if value == 1 {
+                buffered.send(2)
+                buffered.send(completion: .finished)
+            }
+        }
+        #expect(received == [1, 2])
+    }
 }
