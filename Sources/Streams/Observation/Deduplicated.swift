@@ -234,7 +234,7 @@ extension Deduplicated where Object: ObservableObject {
     /// No scheduler or run loop is involved: the comparison runs when the object's `@Published`
     /// properties send ``ObservableObject/objectDidChange``, in an app, a command-line tool or a test
     /// alike. To compare on a scheduler, coalescing the changes made before it runs, use
-    /// ``init(_:scheduler:snapshot:)``.
+    /// ``init(_:scheduler:snapshot:)-sepp``.
     ///
     /// - Parameters:
     ///   - object: The object to wrap; its `@Published` properties send the did-change signal this
