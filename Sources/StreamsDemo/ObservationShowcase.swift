@@ -4,12 +4,60 @@ import Streams
 import Synchronization
 
 // One store, many observers, updates that each touch one field: how many notifications each
-// observation strategy delivers, how many of them were for nothing, and how long the run took.
+// observation strategy delivers, how many of them were for nothing, and how long the run took. Each
+// notification makes its observer re-render a label, as a view body would, so a redundant
+// notification costs what it costs in an app.
 
 /// The state every strategy observes: ten counters.
 struct ShowcaseState: Equatable {
     static let fieldCount = 10
+    static let fieldNames = [
+        "profile", "inbox", "settings", "search", "cart", "feed", "friends", "photos", "music", "maps",
+    ]
     var fields = [Int](repeating: 0, count: fieldCount)
+}
+
+/// What an observer shows: its field's value formatted into a label, as a view body formats its
+/// state into text — a title, a detail line and an accessibility label, measured and truncated to a
+/// fixed width. Deterministic, and a few microseconds' work, like a small view's render.
+func renderLabel(field: Int, value: Int) -> String {
+    let name = ShowcaseState.fieldNames[field]
+    let title = name.prefix(1).uppercased() + name.dropFirst()
+    let count = value == 1 ? "1 update" : "\(grouped(value)) updates"
+    let detail = value.isMultiple(of: 2) ? "up to date" : "new since last visit"
+    let accessibility = "\(title), \(count), \(detail)".lowercased()
+    return [fit("\(title) · \(count)", width: 20), fit(detail, width: 16), fit(accessibility, width: 48)]
+        .joined(separator: " | ")
+}
+
+/// Measures a line in characters, as text layout would, and truncates or pads it to `width`.
+func fit(_ line: String, width: Int) -> String {
+    let length = line.count
+    if length > width { return line.prefix(width - 1) + "…" }
+    return line + String(repeating: " ", count: width - length)
+}
+
+/// The labels the observers show, one per observer, and how often each was rendered.
+final class ShowcaseLabels {
+    /// The field each observer shows.
+    let fields: [Int]
+    private(set) var labels: [String]
+    private(set) var renders: [Int]
+    /// Renders whose label came out the same as before: the notification was for nothing.
+    private(set) var redundant = 0
+
+    init(count: Int) {
+        fields = (0..<count).map { $0 % ShowcaseState.fieldCount }
+        labels = fields.map { renderLabel(field: $0, value: 0) }
+        renders = Array(repeating: 0, count: count)
+    }
+
+    /// Re-renders an observer's label from the value of its field.
+    func render(_ observer: Int, _ value: Int) {
+        let label = renderLabel(field: fields[observer], value: value)
+        if label == labels[observer] { redundant += 1 } else { labels[observer] = label }
+        renders[observer] += 1
+    }
 }
 
 /// The same state as an observable object, the way `ObservableObject` apps keep it.
@@ -51,18 +99,20 @@ struct ShowcaseResult {
     var nanoseconds: UInt64 = 0
 }
 
-/// Observers render after each update: a render whose field did not change was a redundant
+/// Observers re-render after each update, once per notification they received, reading the new
+/// state (an `ObservableObject` notifies before it changes, so a render waits for the update, as a
+/// view's does for the next frame). A render whose label came out the same was a redundant
 /// notification.
 final class ShowcaseObservers {
-    let fields: [Int]
-    var lastRendered: [Int]
+    let labels: ShowcaseLabels
     var pending: [Int] = []
     var delivered = 0
-    var redundant = 0
+
+    var fields: [Int] { labels.fields }
+    var redundant: Int { labels.redundant }
 
     init(count: Int) {
-        fields = (0..<count).map { $0 % ShowcaseState.fieldCount }
-        lastRendered = Array(repeating: 0, count: count)
+        labels = ShowcaseLabels(count: count)
     }
 
     func notify(_ observer: Int) {
@@ -72,8 +122,7 @@ final class ShowcaseObservers {
 
     func render(reading value: (Int) -> Int) {
         for observer in pending {
-            let current = value(fields[observer])
-            if current == lastRendered[observer] { redundant += 1 } else { lastRendered[observer] = current }
+            labels.render(observer, value(labels.fields[observer]))
         }
         pending.removeAll(keepingCapacity: true)
     }
@@ -121,8 +170,8 @@ func runObservableObjectStrategy(observers count: Int, updates: [ShowcaseUpdate]
         }
     }
     return ShowcaseResult(
-        name: "ObservableObject + @Published", delivered: observers.delivered, redundant: observers.redundant,
-        nanoseconds: time)
+        name: "ObservableObject + @Published (objectWillChange)", delivered: observers.delivered,
+        redundant: observers.redundant, nanoseconds: time)
 }
 
 func runDeduplicatedStrategy(observers count: Int, updates: [ShowcaseUpdate]) -> ShowcaseResult {
@@ -132,7 +181,7 @@ func runDeduplicatedStrategy(observers count: Int, updates: [ShowcaseUpdate]) ->
     var cancellables: [AnyCancellable] = []
     for observer in 0..<count {
         let field = observers.fields[observer]
-        let wrapper = model.deduplicatedSynchronously { $0.fields[field] }
+        let wrapper = model.deduplicated { $0.fields[field] }
         wrappers.append(wrapper)
         cancellables.append(wrapper.objectWillChange.sink { observers.notify(observer) })
     }
@@ -143,7 +192,7 @@ func runDeduplicatedStrategy(observers count: Int, updates: [ShowcaseUpdate]) ->
         }
     }
     return ShowcaseResult(
-        name: "Deduplicated (synchronous)", delivered: observers.delivered, redundant: observers.redundant,
+        name: "Deduplicated (model.deduplicated { })", delivered: observers.delivered, redundant: observers.redundant,
         nanoseconds: time)
 }
 
@@ -165,7 +214,7 @@ func runObservedPublisherStrategy(observers count: Int, updates: [ShowcaseUpdate
         }
     }
     return ShowcaseResult(
-        name: "ObservedPublisher (map + removeDuplicates)", delivered: observers.delivered,
+        name: "ObservedPublisher over map + removeDuplicates", delivered: observers.delivered,
         redundant: observers.redundant, nanoseconds: time)
 }
 
@@ -184,7 +233,7 @@ func runSliceStrategy(observers count: Int, updates: [ShowcaseUpdate]) -> Showca
         }
     }
     return ShowcaseResult(
-        name: "Store slices", delivered: observers.delivered, redundant: observers.redundant, nanoseconds: time)
+        name: "Store.slice", delivered: observers.delivered, redundant: observers.redundant, nanoseconds: time)
 }
 
 func runObservationBridgeStrategy(observers count: Int, updates: [ShowcaseUpdate]) -> ShowcaseResult {
@@ -264,28 +313,37 @@ final class ShowcaseTurnScheduler: Scheduler, Sendable {
 /// Runs every strategy on the same updates and prints the comparison.
 func runObservationShowcase(observers: Int, updates updateCount: Int) {
     let updates = makeShowcaseUpdates(count: updateCount)
-    let results = [
-        runObservableObjectStrategy(observers: observers, updates: updates),
+    let baseline = runObservableObjectStrategy(observers: observers, updates: updates)
+    let cures = [
         runDeduplicatedStrategy(observers: observers, updates: updates),
         runObservedPublisherStrategy(observers: observers, updates: updates),
         runSliceStrategy(observers: observers, updates: updates),
         runObservationBridgeStrategy(observers: observers, updates: updates),
     ]
+    let results = [baseline] + cures
     print(
-        "\nObservation strategies: \(observers) observers (each watches one of \(ShowcaseState.fieldCount) fields), "
-            + "\(updateCount) updates of one field\n")
+        "\nObservation strategies: \(grouped(observers)) observers (each shows one of \(ShowcaseState.fieldCount) "
+            + "fields and re-renders its label when notified), \(grouped(updateCount)) updates of one field\n")
     let nameWidth = results.map(\.name.count).max() ?? 0
     print(
-        pad("strategy", nameWidth, left: true), pad("notifications", 14), pad("redundant", 10), pad("time ms", 9),
+        pad("strategy", nameWidth, left: true), pad("renders", 9), pad("redundant", 10), pad("time ms", 9),
         "  time")
     let slowest = results.map(\.nanoseconds).max() ?? 1
     for result in results {
-        let milliseconds = Double(result.nanoseconds) / 1_000_000
         let bar = String(repeating: "█", count: max(1, Int(30 * Double(result.nanoseconds) / Double(slowest))))
         print(
-            pad(result.name, nameWidth, left: true), pad("\(result.delivered)", 14), pad("\(result.redundant)", 10),
-            pad(String(format1(milliseconds)), 9), " ", bar)
+            pad(result.name, nameWidth, left: true), pad(grouped(result.delivered), 9),
+            pad(grouped(result.redundant), 10), pad(format1(Double(result.nanoseconds) / 1_000_000), 9), " ", bar)
     }
+    let fewest = cures.map(\.delivered).min() ?? 0
+    let slowestCure = cures.max { $0.nanoseconds < $1.nanoseconds } ?? baseline
+    let fastestCure = cures.min { $0.nanoseconds < $1.nanoseconds } ?? baseline
+    print(
+        "\ncures: \(grouped(fewest)) renders instead of \(grouped(baseline.delivered)) "
+            + "(\(ratio(baseline.delivered, fewest, "fewer", "more"))); "
+            + "from \(speed(baseline.nanoseconds, slowestCure.nanoseconds)) (\(slowestCure.name)) "
+            + "to \(speed(baseline.nanoseconds, fastestCure.nanoseconds)) (\(fastestCure.name)) "
+            + "than \(baseline.name)")
 }
 
 func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
@@ -296,4 +354,36 @@ func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
 func format1(_ value: Double) -> String {
     let tenths = Int((value * 10).rounded())
     return "\(tenths / 10).\(tenths % 10)"
+}
+
+/// `1234567` as `1,234,567`.
+func grouped(_ value: Int) -> String {
+    let digits = String(value.magnitude)
+    var result = ""
+    for (index, digit) in digits.enumerated() {
+        if index > 0 && (digits.count - index) % 3 == 0 { result.append(",") }
+        result.append(digit)
+    }
+    return value < 0 ? "-" + result : result
+}
+
+/// How `old` compares to `new`: "10× fewer", or "2× more" when `new` is larger.
+func ratio(_ old: Int, _ new: Int, _ smaller: String, _ larger: String) -> String {
+    if new == old { return "as many" }
+    if new == 0 { return "none" }
+    return new < old
+        ? "\(format1(Double(old) / Double(new)))× \(smaller)" : "\(format1(Double(new) / Double(old)))× \(larger)"
+}
+
+/// How a time compares to a baseline's: "8.0× faster", or "1.2× slower".
+func speed(_ baseline: UInt64, _ time: UInt64) -> String {
+    let time = max(time, 1)
+    let baseline = max(baseline, 1)
+    return time <= baseline
+        ? "\(format1(Double(baseline) / Double(time)))× faster" : "\(format1(Double(time) / Double(baseline)))× slower"
+}
+
+/// Nanoseconds as milliseconds with one decimal: `12.3 ms`.
+func milliseconds(_ nanoseconds: UInt64) -> String {
+    "\(format1(Double(nanoseconds) / 1_000_000)) ms"
 }

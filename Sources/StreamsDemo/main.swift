@@ -2,75 +2,81 @@ import Dispatch
 import Streams
 import StreamsTesting
 
-// A single source of truth: one store, many observers, each watching its own slice of the state.
-// Each observer subscribes through `map` + `removeDuplicates`, so it is notified only when its slice
-// changes. A "notify everyone" store (what `ObservableObject` does) would notify every observer on
-// every update. The demo counts both.
+// A single source of truth: one store, many observers, each showing its own slice of the state.
+// Each observer re-renders a small label whenever it is notified, as a view body would. A store that
+// notifies everyone (what subscribing to the whole state, or to an `ObservableObject`, does) makes
+// every observer re-render on every update; `Store.slice` notifies only the observers whose slice
+// changed. The demo runs both on the same updates, and counts and times the renders.
+// `swift run streams-demo [observers] [updates]` changes the sizes.
+
+let demoArguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
+let observerCount = max(1, demoArguments.first ?? 1_000)
+let updateCount = max(1, demoArguments.dropFirst().first ?? 500)
 
 /// The app's state: ten independent counters, one per screen of a pretend app.
 struct AppState: Equatable {
-    var fields = [Int](repeating: 0, count: 10)
-    static let fieldNames = [
-        "profile", "inbox", "settings", "search", "cart", "feed", "friends", "photos", "music", "maps",
-    ]
+    var fields = [Int](repeating: 0, count: ShowcaseState.fieldCount)
 }
 
-/// A small deterministic random number generator, so every run prints the same table.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+// Updates set one field each; a third of them write the value the field already has (the same
+// updates as the comparison of strategies below).
+let storeUpdates = makeShowcaseUpdates(count: updateCount)
+var updatesPerField = [Int](repeating: 0, count: ShowcaseState.fieldCount)
+var lastValues = [Int](repeating: 0, count: ShowcaseState.fieldCount)
+for update in storeUpdates where update.value != lastValues[update.field] {
+    updatesPerField[update.field] += 1
+    lastValues[update.field] = update.value
+}
+
+/// Renders per observer, and the time the updates took, renders included.
+func runStore(
+    slices: Bool, observers observerCount: Int, updates storeUpdates: [ShowcaseUpdate]
+) -> (renders: [Int], nanoseconds: UInt64) {
+    let store = Store(AppState())
+    let labels = ShowcaseLabels(count: observerCount)
+    var cancellables: [AnyCancellable] = []
+    for observer in 0..<observerCount {
+        let field = labels.fields[observer]
+        if slices {
+            cancellables.append(store.slice(\.fields[field]).dropFirst().sink { labels.render(observer, $0) })
+        } else {
+            cancellables.append(store.subject.dropFirst().sink { labels.render(observer, $0.fields[field]) })
+        }
     }
+    let time = measure {
+        for update in storeUpdates {
+            store.update { $0.fields[update.field] = update.value }
+        }
+    }
+    return (labels.renders, time)
 }
 
-let observerCount = 100
-let updateCount = 1_000
-let store = CurrentValueSubject<AppState, Never>(AppState())
-var notifications = [Int](repeating: 0, count: observerCount)
-var cancellables = Set<AnyCancellable>()
+let everyone = runStore(slices: false, observers: observerCount, updates: storeUpdates)
+let sliced = runStore(slices: true, observers: observerCount, updates: storeUpdates)
 
-for observer in 0..<observerCount {
-    let field = observer % AppState.fieldNames.count
-    store
-        .map { $0.fields[field] }
-        .removeDuplicates()
-        .dropFirst()  // the value replayed on subscription is not a change
-        .sink { _ in notifications[observer] += 1 }
-        .store(in: &cancellables)
-}
-
-// Updates touch one field each; a third of them write the value the field already has.
-var generator = SplitMix64(state: 2024)
-var updatesPerField = [Int](repeating: 0, count: AppState.fieldNames.count)
-for _ in 0..<updateCount {
-    let field = Int.random(in: 0..<AppState.fieldNames.count, using: &generator)
-    let changes = Int.random(in: 0..<3, using: &generator) != 0
-    if changes { updatesPerField[field] += 1 }
-    store.value.fields[field] += changes ? 1 : 0
-}
-
-func pad(_ text: String, _ width: Int) -> String {
-    String(repeating: " ", count: max(0, width - text.count)) + text
-}
-
-print("Streams demo: one store, \(observerCount) observers, \(updateCount) updates of one field each\n")
-print("field      observers  changes  notifications per observer  notify-everyone per observer")
-for (field, name) in AppState.fieldNames.enumerated() {
-    let observers = stride(from: field, to: observerCount, by: AppState.fieldNames.count).map { $0 }
-    let received = Set(observers.map { notifications[$0] })
-    let perObserver = received.count == 1 ? "\(received.first!)" : "\(received.sorted())"
+print(
+    "Streams demo: one store, \(grouped(observerCount)) observers re-rendering a label when notified, "
+        + "\(grouped(updateCount)) updates of one field each\n")
+print("field      observers  changes  renders per observer   renders per observer")
+print("                                with Store.slice    notifying everyone")
+for (field, name) in ShowcaseState.fieldNames.enumerated() {
+    let observers = Array(stride(from: field, to: observerCount, by: ShowcaseState.fieldCount))
+    func perObserver(_ renders: [Int]) -> String {
+        let counts = Set(observers.map { renders[$0] })
+        return counts.count == 1 ? "\(counts.first!)" : "\(counts.sorted())"
+    }
     print(
-        name + String(repeating: " ", count: 10 - name.count), pad("\(observers.count)", 9),
-        pad("\(updatesPerField[field])", 8), pad(perObserver, 27), pad("\(updateCount)", 29))
+        name + String(repeating: " ", count: max(0, 10 - name.count)), pad("\(observers.count)", 9),
+        pad("\(updatesPerField[field])", 8), pad(perObserver(sliced.renders), 21),
+        pad(perObserver(everyone.renders), 22))
 }
-let total = notifications.reduce(0, +)
-let everyone = observerCount * updateCount
-print("\nnotifications delivered: \(total) with slices, \(everyone) with notify-everyone")
-print("redundant notifications avoided: \(everyone - total)")
+let slicedRenders = sliced.renders.reduce(0, +)
+let everyoneRenders = everyone.renders.reduce(0, +)
+print(
+    "\nslices: \(grouped(observerCount)) observers, \(grouped(slicedRenders)) renders instead of "
+        + "\(grouped(everyoneRenders)); \(ratio(everyoneRenders, slicedRenders, "fewer", "more")), "
+        + "\(speed(everyone.nanoseconds, sliced.nanoseconds)) "
+        + "(\(milliseconds(sliced.nanoseconds)) against \(milliseconds(everyone.nanoseconds)))")
 
 // On a scheduler: an observer usually wants its slice on a particular queue (the main queue for UI).
 // `receive(on:)` hops each delivery onto a scheduler. The same updates then run again on StreamsTesting's
@@ -146,10 +152,10 @@ func seconds(_ milliseconds: Int) -> String {
     return "\(milliseconds / 1000).\(hundredths < 10 ? "0" : "")\(hundredths) s"
 }
 
-let sliceField = AppState.fieldNames.firstIndex(of: "inbox")!
+let sliceField = ShowcaseState.fieldNames.firstIndex(of: "inbox")!
 let replayInterval = 250
 let replayCheckpoint = 3_000
-var updateGenerator = SplitMix64(state: 7)
+var updateGenerator = ShowcaseRandom(state: 7)
 let sliceUpdates = (0..<24).map { _ in
     Update(
         field: Int.random(in: 0..<3, using: &updateGenerator),
@@ -169,9 +175,10 @@ print("  TestScheduler   \(replay.seen.count) values \(replayedValues), one upda
 print(indent + replay.seen.map { "\($0.value) at \(seconds($0.milliseconds))" }.joined(separator: ", "))
 print(indent + "advancing \(seconds(replayCheckpoint)) delivered \(replay.seenAtCheckpoint);", terminator: " ")
 print("run() delivered the other \(replay.seen.count - replay.seenAtCheckpoint) and ended at \(seconds(replay.end))")
-print("  same values: \(onQueue.values == replayedValues ? "yes" : "NO"); virtual time waited for no clock")
+print(
+    "\nreceive(on:): \(onQueue.values == replayedValues ? "the same" : "DIFFERENT") \(replay.seen.count) values "
+        + "on a DispatchQueue and on a TestScheduler, which ran \(seconds(replay.end)) of virtual time "
+        + "without waiting for a clock")
 
-// Observation strategies: `swift run streams-demo [observers] [updates]`.
-let showcaseArguments = CommandLine.arguments.dropFirst().compactMap { Int($0) }
-runObservationShowcase(
-    observers: showcaseArguments.first ?? 1_000, updates: showcaseArguments.dropFirst().first ?? 500)
+// Observation strategies, with the same sizes.
+runObservationShowcase(observers: observerCount, updates: updateCount)

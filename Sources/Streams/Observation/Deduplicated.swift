@@ -23,19 +23,24 @@ public import Observation
 /// let deduplicated = appState.deduplicated { Snapshot(value: $0.value) }
 /// let cancellable = deduplicated.objectWillChange.sink { print("value changed") }
 /// appState.unrelated += 1      // nothing is forwarded
-/// deduplicated.value = 5       // forwarded once the run loop turns
+/// deduplicated.value = 5       // forwarded at once
+/// // Prints: value changed
 /// ```
 ///
 /// Nothing fires when the wrapper is created. There are two ways to compare:
-/// - On a scheduler (the default is the main run loop, as in the original pattern): each change of
-///   the wrapped object schedules one comparison, made after the change, and several changes in one
-///   turn coalesce into at most one forwarded notification. Pass a test scheduler in tests.
-/// - Synchronously: the wrapper listens to the wrapped object's
-///   ``ObservableObject/objectDidChange`` and compares right after each change; no scheduler hop, one
-///   notification per change of the snapshot. This needs the object's `@Published` properties to
-///   change it (they send the did-change signal). When several threads write at once, a comparison
-///   may run right after another thread's change instead, and see both changes: at most one
-///   notification per change, never a lost final state.
+/// - Synchronously, the default (`object.deduplicated { … }`, `Deduplicated(object) { … }`): the
+///   wrapper listens to the wrapped object's ``ObservableObject/objectDidChange`` and compares right
+///   after each change; no scheduler, no run loop, one notification per change of the snapshot. It
+///   works the same in an app, in a command-line tool and inside a test. This needs the object's
+///   `@Published` properties to change it (they send the did-change signal). When several threads
+///   write at once, a comparison may run right after another thread's change instead, and see both
+///   changes: at most one notification per change, never a lost final state.
+/// - On a scheduler you pass (`object.deduplicated(on: scheduler) { … }`,
+///   `Deduplicated(object, scheduler:snapshot:)`), as the original pattern does on the main run loop:
+///   each change of the wrapped object schedules one comparison, made after the change, and several
+///   changes before it runs coalesce into at most one forwarded notification. Nothing is forwarded
+///   until the scheduler runs the comparison: with `RunLoop.main`, only while the main run loop runs;
+///   in tests, pass a test scheduler and advance it.
 ///
 /// ## Wrapping an `@Observable` model
 ///
@@ -64,10 +69,12 @@ public import Observation
 /// ```
 ///
 /// The snapshot is tracked as an ``ObservationPublisher`` tracks its expression: a change of a
-/// property it read schedules one comparison on the scheduler (the main run loop by default), where
-/// it is evaluated again, after the write. There is no synchronous mode, since Observation signals
-/// changes only before they are stored. Without the wrapper, the same deduplicated values are a
-/// publisher away: `ObservationPublisher { Snapshot(inbox) }.removeDuplicates()`.
+/// property it read schedules one comparison on the scheduler, where it is evaluated again, after the
+/// write. There is no synchronous mode, since Observation signals changes only before they are
+/// stored, so a model is always wrapped on a scheduler you name: `RunLoop.main` in an app (where
+/// comparisons run only while the main run loop runs), a test scheduler in tests. Without the
+/// wrapper, the same deduplicated values are a publisher away:
+/// `ObservationPublisher { Snapshot(inbox) }.removeDuplicates()`.
 @dynamicMemberLookup
 public final class Deduplicated<Object: AnyObject, Snapshot: Equatable>: ObservableObject {
     /// The wrapped object.
@@ -88,6 +95,10 @@ public final class Deduplicated<Object: AnyObject, Snapshot: Equatable>: Observa
 
     /// Wraps an object, comparing snapshots on a scheduler after each change.
     ///
+    /// Nothing is forwarded until `scheduler` runs the comparison: with `RunLoop.main`, only while the
+    /// main run loop runs; in tests, pass a test scheduler and advance it. Without a scheduler,
+    /// ``init(_:snapshot:)`` compares synchronously.
+    ///
     /// - Parameters:
     ///   - object: The object to wrap.
     ///   - scheduler: Where to compare; changes made before the comparison runs coalesce.
@@ -104,6 +115,9 @@ public final class Deduplicated<Object: AnyObject, Snapshot: Equatable>: Observa
     }
 
     /// Wraps an object, comparing snapshots right after each change.
+    ///
+    /// The same as ``init(_:snapshot:)``, under the name it had when comparing on the main run loop
+    /// was the default.
     ///
     /// - Parameters:
     ///   - object: The object to wrap; its `@Published` properties send the did-change signal this
@@ -135,6 +149,9 @@ public final class Deduplicated<Object: AnyObject, Snapshot: Equatable>: Observa
     /// scheduler.advance()
     /// // Prints: parity changed
     /// ```
+    ///
+    /// Nothing is forwarded until `scheduler` runs the comparison: pass `RunLoop.main` in an app
+    /// (comparisons then run only while the main run loop runs), a test scheduler in tests.
     ///
     /// - Parameters:
     ///   - object: The model to wrap.
@@ -199,20 +216,58 @@ public final class Deduplicated<Object: AnyObject, Snapshot: Equatable>: Observa
 }
 
 extension Deduplicated where Object: ObservableObject {
-    /// Wraps an object, comparing snapshots on the main run loop after each change, as the original
-    /// pattern does.
+    /// Wraps an object, comparing snapshots synchronously, right after each change.
+    ///
+    /// ```swift
+    /// final class Counter: ObservableObject {
+    ///     @Published var count = 0
+    /// }
+    ///
+    /// let counter = Counter()
+    /// let parity = Deduplicated(counter) { $0.count.isMultiple(of: 2) }
+    /// let cancellable = parity.objectWillChange.sink { print("parity changed") }
+    /// counter.count = 2   // still even: nothing
+    /// counter.count = 3
+    /// // Prints: parity changed
+    /// ```
+    ///
+    /// No scheduler or run loop is involved: the comparison runs when the object's `@Published`
+    /// properties send ``ObservableObject/objectDidChange``, in an app, a command-line tool or a test
+    /// alike. To compare on a scheduler, coalescing the changes made before it runs, use
+    /// ``init(_:scheduler:snapshot:)-sepp``.
     ///
     /// - Parameters:
-    ///   - object: The object to wrap.
+    ///   - object: The object to wrap; its `@Published` properties send the did-change signal this
+    ///     relies on.
     ///   - snapshot: What the observer uses of the object.
     public convenience init(_ object: Object, snapshot: @escaping (Object) -> Snapshot) {
-        self.init(object, scheduler: RunLoop.main, snapshot: snapshot)
+        self.init(synchronouslyWrapping: object, snapshot: snapshot)
     }
 }
 
 extension ObservableObject {
-    /// Wraps this object so that its changes are forwarded only when `snapshot` differs, compared on
-    /// the main run loop after each change.
+    /// Wraps this object so that its changes are forwarded only when `snapshot` differs, compared
+    /// synchronously, right after each change.
+    ///
+    /// ```swift
+    /// final class Inbox: ObservableObject {
+    ///     @Published var messages: [String] = []
+    ///     @Published var isSyncing = false
+    /// }
+    ///
+    /// let inbox = Inbox()
+    /// let badge = inbox.deduplicated { $0.messages.isEmpty }
+    /// let cancellable = badge.objectWillChange.sink { print("badge changed") }
+    /// inbox.isSyncing = true            // not in the snapshot: nothing
+    /// inbox.messages.append("Hello")    // empty -> not empty
+    /// // Prints: badge changed
+    /// inbox.messages.append("Again")    // still not empty: nothing
+    /// ```
+    ///
+    /// No scheduler or run loop is involved, so this works the same in a test or a command-line tool
+    /// as in an app. The comparison runs when the object's `@Published` properties send
+    /// ``ObservableObject/objectDidChange``. To compare on a scheduler instead, coalescing the changes
+    /// made before it runs, use ``deduplicated(on:_:)``.
     ///
     /// - Parameter snapshot: What the observer uses of the object.
     /// - Returns: An observable wrapper with dynamic member lookup to this object.
@@ -225,8 +280,12 @@ extension ObservableObject {
     /// Wraps this object so that its changes are forwarded only when `snapshot` differs, compared on
     /// `scheduler` after each change.
     ///
+    /// Each change schedules one comparison, and the changes made before it runs coalesce into at most
+    /// one notification. Nothing is forwarded until the scheduler runs it: with `RunLoop.main`, only
+    /// while the main run loop runs; in tests, pass a test scheduler and advance it.
+    ///
     /// - Parameters:
-    ///   - scheduler: Where to compare, such as a test scheduler in tests.
+    ///   - scheduler: Where to compare, such as `RunLoop.main`, or a test scheduler in tests.
     ///   - snapshot: What the observer uses of the object.
     /// - Returns: An observable wrapper with dynamic member lookup to this object.
     public func deduplicated<Snapshot: Equatable, S: Scheduler>(
@@ -238,6 +297,9 @@ extension ObservableObject {
     /// Wraps this object so that its changes are forwarded only when `snapshot` differs, compared
     /// synchronously right after each change.
     ///
+    /// The same as ``deduplicated(_:)``, under the name it had when comparing on the main run loop
+    /// was the default.
+    ///
     /// - Parameter snapshot: What the observer uses of the object.
     /// - Returns: An observable wrapper with dynamic member lookup to this object.
     public func deduplicatedSynchronously<Snapshot: Equatable>(
@@ -247,59 +309,14 @@ extension ObservableObject {
     }
 }
 
-extension Deduplicated where Object: Observable {
-    /// Wraps an `@Observable` model, comparing snapshots on the main run loop after each change of a
-    /// property the snapshot reads.
-    ///
-    /// ```swift
-    /// @Observable final class Counter {
-    ///     var count = 0
-    /// }
-    ///
-    /// let parity = Deduplicated(Counter()) { $0.count.isMultiple(of: 2) }
-    /// print(parity.snapshot)
-    /// // Prints: true
-    /// ```
-    ///
-    /// > Important: Comparisons run only while the main run loop runs.
-    ///
-    /// - Parameters:
-    ///   - object: The model to wrap.
-    ///   - snapshot: What the observer uses of the model.
-    public convenience init(_ object: Object, snapshot: @escaping (Object) -> Snapshot) {
-        self.init(object, scheduler: RunLoop.main, snapshot: snapshot)
-    }
-}
-
 extension Observable where Self: AnyObject {
     /// Wraps this `@Observable` model so that an observer hears about changes only when `snapshot`
-    /// differs, compared on the main run loop after each change of a property it reads.
-    ///
-    /// ```swift
-    /// @Observable final class Inbox {
-    ///     var messages: [String] = []
-    /// }
-    ///
-    /// let inbox = Inbox()
-    /// let badge = inbox.deduplicated { $0.messages.isEmpty }
-    /// print(badge.snapshot)
-    /// // Prints: true
-    /// ```
-    ///
-    /// > Important: Comparisons run only while the main run loop runs; in tests, use
-    /// > ``deduplicated(on:_:)`` with a test scheduler.
-    ///
-    /// - Parameter snapshot: What the observer uses of the model.
-    /// - Returns: An observable object whose `objectWillChange` fires when the snapshot changed, with
-    ///   dynamic member lookup to this model.
-    public func deduplicated<Snapshot: Equatable>(
-        _ snapshot: @escaping (Self) -> Snapshot
-    ) -> Deduplicated<Self, Snapshot> {
-        Deduplicated(self, snapshot: snapshot)
-    }
-
-    /// Wraps this `@Observable` model so that an observer hears about changes only when `snapshot`
     /// differs, compared on `scheduler` after each change of a property it reads.
+    ///
+    /// Observation signals a change before storing it, so the comparison cannot run synchronously:
+    /// there is no variant without a scheduler. Nothing is forwarded until `scheduler` runs the
+    /// comparison: pass `RunLoop.main` in an app (comparisons then run only while the main run loop
+    /// runs), a test scheduler in tests.
     ///
     /// ```swift
     /// @Observable final class Inbox {
@@ -316,7 +333,7 @@ extension Observable where Self: AnyObject {
     /// ```
     ///
     /// - Parameters:
-    ///   - scheduler: Where to compare, such as a test scheduler in tests.
+    ///   - scheduler: Where to compare: `RunLoop.main` in an app, a test scheduler in tests.
     ///   - snapshot: What the observer uses of the model.
     /// - Returns: An observable object whose `objectWillChange` fires when the snapshot changed, with
     ///   dynamic member lookup to this model.

@@ -39,7 +39,8 @@ extension Observable where Self: AnyObject {
     ///   - keyPath: The property to publish.
     ///   - options: Whether to publish the current value on subscription (``ObservationOptions/initial``),
     ///     new values after changes (``ObservationOptions/new``), or both, the default.
-    ///   - scheduler: Where new values are read and published; the main run loop by default.
+    ///   - scheduler: Where new values are read and published; the main run loop by default, which
+    ///     must be running for values to arrive. Pass a test scheduler in tests.
     /// - Returns: A publisher of the property's values; it never fails.
     public func publisher<Value, S: Scheduler>(
         for keyPath: KeyPath<Self, Value>, options: ObservationOptions = [.initial, .new],

@@ -100,6 +100,10 @@ public struct ObservationPublisher<Output>: Publisher {
     /// // Ada King
     /// ```
     ///
+    /// > Important: The default scheduler is `RunLoop.main`: new values arrive only while the main
+    /// > run loop runs. In tests, pass a test scheduler such as `DispatchQueue.test` and `advance()`
+    /// > it.
+    ///
     /// The expression holds whatever it captures for as long as a subscription lives; capture a
     /// model weakly, or use ``Observation/Observable/publisher(for:options:scheduler:)``, to let it
     /// go.
@@ -108,7 +112,8 @@ public struct ObservationPublisher<Output>: Publisher {
     ///   - options: Whether to publish the current value on subscription (``ObservationOptions/initial``),
     ///     new values after changes (``ObservationOptions/new``), or both, the default.
     ///   - scheduler: Where new values are read and published; the main run loop by default, which
-    ///     must run for values to arrive. Changes made before the read runs coalesce into one value.
+    ///     must be running for values to arrive (pass a test scheduler in tests). Changes made before
+    ///     the read runs coalesce into one value.
     ///   - expression: The expression to evaluate; any property of an `@Observable` model it reads is
     ///     tracked.
     public init<S: Scheduler>(

@@ -51,22 +51,68 @@ import Testing
         _ = cancellable
     }
 
-    @Test func synchronousModeNeedsNoScheduler() {
+    @Test func theDefaultForwardsEachChangeOfTheSnapshotAtOnceWithoutAScheduler() {
         let state = AppState()
-        let deduplicated = state.deduplicatedSynchronously { Snapshot(value: $0.value) }
+        let deduplicated = state.deduplicated { Snapshot(value: $0.value) }
+        var seen: [Snapshot] = []
+        let cancellable = deduplicated.objectWillChange.sink { seen.append(deduplicated.snapshot) }
+        #expect(seen.isEmpty)
+        state.value = 1
+        #expect(seen == [Snapshot(value: 1)])
+        state.value = 2
+        #expect(seen == [Snapshot(value: 1), Snapshot(value: 2)])
+        _ = cancellable
+    }
+
+    @Test func theDefaultForwardsNothingWhenTheSnapshotIsEqual() {
+        let state = AppState()
+        let deduplicated = state.deduplicated { Snapshot(value: $0.value) }
+        var forwarded = 0
+        let cancellable = deduplicated.objectWillChange.sink { forwarded += 1 }
+        state.unrelated = 1
+        state.unrelated = 2
+        #expect(forwarded == 0)
+        state.value = 0
+        #expect(forwarded == 0)
+        state.value = 3
+        state.value = 3
+        #expect(forwarded == 1)
+        #expect(deduplicated.snapshot == Snapshot(value: 3))
+        _ = cancellable
+    }
+
+    @Test func theTypesInitializerComparesSynchronouslyToo() {
+        let state = AppState()
+        let deduplicated = Deduplicated(state) { Snapshot(value: $0.value) }
         var seen: [Int] = []
         let cancellable = deduplicated.objectWillChange.sink { seen.append(state.value) }
         state.unrelated = 1
-        state.value = 1
-        state.value = 1
-        state.value = 2
-        #expect(seen == [1, 2])
+        state.value = 4
+        state.value = 4
+        state.value = 5
+        #expect(seen == [4, 5])
         _ = cancellable
+    }
+
+    @Test func theOldSynchronousSpellingsStillWork() {
+        let state = AppState()
+        let byMethod = state.deduplicatedSynchronously { Snapshot(value: $0.value) }
+        let byInitializer = Deduplicated(synchronouslyWrapping: state) { Snapshot(value: $0.value) }
+        var seen: [String] = []
+        let cancellables = [
+            byMethod.objectWillChange.sink { seen.append("method \(state.value)") },
+            byInitializer.objectWillChange.sink { seen.append("initializer \(state.value)") },
+        ]
+        state.unrelated = 1
+        state.value = 1
+        state.value = 1
+        #expect(seen.sorted() == ["initializer 1", "method 1"])
+        _ = cancellables
     }
 
     @Test func dynamicMemberReadsAndWritesGoThrough() {
         let state = AppState()
-        let deduplicated = state.deduplicatedSynchronously { Snapshot(value: $0.value) }
+        let deduplicated = state.deduplicated { Snapshot(value: $0.value) }
         deduplicated.value = 7
         #expect(state.value == 7)
         #expect(deduplicated.value == 7)

@@ -16,7 +16,7 @@ import Testing
 
     @Test func deduplicatedAndPublishedUnderConcurrentWrites() {
         let counters = Counters()
-        let deduplicated = counters.deduplicatedSynchronously { FirstSnapshot(first: $0.first) }
+        let deduplicated = counters.deduplicated { FirstSnapshot(first: $0.first) }
         let forwarded = TestSubscriber<Void, Never>()
         let willChange = TestSubscriber<Void, Never>()
         deduplicated.objectWillChange.subscribe(forwarded)

@@ -1,4 +1,3 @@
-import Foundation
 import Streams
 
 /// A piece of the screen that counts how often it is drawn.
@@ -61,11 +60,10 @@ final class Screen {
             .store(in: &subscriptions)
     }
 
-    /// Changes the state, as the user or the server does, then lets the main run loop turn once:
-    /// the wrappers compare their snapshots there.
+    /// Changes the state, as the user or the server does; each wrapper compares its snapshot right
+    /// after the change.
     func apply(_ change: @escaping (inout AppState) -> Void) {
         change(&model.state)
-        RunLoop.main.run(until: Date())
     }
 
     /// How often each label was drawn.
