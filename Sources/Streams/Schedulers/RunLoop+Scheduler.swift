@@ -147,8 +147,13 @@ extension RunLoop: Scheduler {
         // A scheduler's contract is to run the action on its own context, exactly as Combine's does.
         nonisolated(unsafe) let action = action
         perform { action() }
-        // Queueing a block does not wake a waiting run loop; a timer that is already due does.
-        add(Timer(fire: Date.distantPast, interval: 0, repeats: false) { _ in }, forMode: .default)
+        // Queueing a block does not wake a waiting run loop; a timer that is already due does. The
+        // main run loop scheduled from the main thread is not waiting: it is either running this very
+        // code or not running at all, and it performs queued blocks on its next pass either way, so
+        // it needs no wake-up (a timer costs about 16 µs more per action than the block alone).
+        if !(Thread.isMainThread && self === RunLoop.main) {
+            add(Timer(fire: Date.distantPast, interval: 0, repeats: false) { _ in }, forMode: .default)
+        }
     }
 
     /// Performs the action on this run loop, in the default mode, no earlier than the specified
