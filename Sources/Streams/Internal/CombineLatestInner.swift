@@ -17,8 +17,8 @@ protocol CombineLatestBuffers {
     var mirrorValues: [Any?] { get }
 }
 
-/// The subscription every combine-latest publisher gives its subscriber, and the parent of one ``Side``
-/// subscriber per upstream publisher, identified by its index.
+/// The subscription every combine-latest publisher gives its subscriber, and the parent of one
+/// ``UpstreamSide`` subscriber per upstream publisher, identified by its index.
 ///
 /// Behaviour, as in Combine:
 /// - Each upstream's latest value is kept (a buffer of one). Once every upstream has sent a value,
@@ -41,10 +41,13 @@ protocol CombineLatestBuffers {
 /// `lock`; downstream and the upstreams are never called with it held.
 @usableFromInline
 final class CombineLatestInner<Buffers: CombineLatestBuffers, Downstream: Subscriber>: Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+    BufferingUpstreamOwner, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 where Downstream.Input == Buffers.Output {
     @usableFromInline
     typealias Failure = Downstream.Failure
+
+    @usableFromInline
+    typealias UpstreamFailure = Downstream.Failure
 
     /// One upstream's place.
     @usableFromInline
@@ -142,12 +145,6 @@ where Downstream.Input == Buffers.Output {
         self.upstreams = Array(repeating: Upstream(), count: count)
     }
 
-    /// The subscriber for the upstream at `index`; `store` puts its value in its buffer.
-    @inlinable
-    func side<Input>(_ index: Int, _ store: @escaping (inout Buffers, Input) -> Void) -> Side<Input> {
-        Side(index: index, inner: self, store: store)
-    }
-
     /// Gives downstream its subscription, once every upstream has been subscribed, then delivers a
     /// completion that arrived meanwhile.
     @inlinable
@@ -165,7 +162,7 @@ where Downstream.Input == Buffers.Output {
     // MARK: Upstreams
 
     @inlinable
-    func receive(subscription: any Subscription, index: Int) {
+    func receive(subscription: any Subscription, upstream index: Int) {
         let first = lock.withLock { () -> Subscribers.Demand? in
             guard !isTerminal, !upstreams[index].subscribed else { return nil }
             upstreams[index].subscribed = true
@@ -181,7 +178,7 @@ where Downstream.Input == Buffers.Output {
 
     @inlinable
     func receive<Input>(
-        _ input: Input, index: Int, store: (inout Buffers, Input) -> Void
+        _ input: Input, upstream index: Int, store: (inout Buffers, Input) -> Void
     ) -> Subscribers.Demand {
         let thread = ThreadIdentity.current
         var arrival = lock.withLock {
@@ -244,7 +241,7 @@ where Downstream.Input == Buffers.Output {
     }
 
     @inlinable
-    func receive(completion: Subscribers.Completion<Failure>, index: Int) {
+    func receive(completion: Subscribers.Completion<Failure>, upstream index: Int) {
         let ended = lock.withLock { () -> (released: [Upstream], buffers: Buffers, start: Bool)? in
             guard !isTerminal else { return nil }
             if case .finished = completion {
@@ -338,6 +335,9 @@ where Downstream.Input == Buffers.Output {
     }
 
     @usableFromInline
+    static var upstreamPresentation: UpstreamSidePresentation { .child(named: "CombineLatest") }
+
+    @usableFromInline
     var description: String { "CombineLatest" }
 
     @usableFromInline
@@ -357,59 +357,4 @@ where Downstream.Input == Buffers.Output {
 
     @usableFromInline
     var playgroundDescription: Any { description }
-
-    /// The subscriber attached to one upstream publisher.
-    @usableFromInline
-    struct Side<Input>: Subscriber, CustomStringConvertible, CustomReflectable,
-        CustomPlaygroundDisplayConvertible
-    {
-        @usableFromInline
-        typealias Failure = Downstream.Failure
-
-        @usableFromInline
-        let index: Int
-
-        @usableFromInline
-        let inner: CombineLatestInner
-
-        /// Puts a value in this upstream's buffer; runs under the inner's lock.
-        @usableFromInline
-        let store: (inout Buffers, Input) -> Void
-
-        @usableFromInline
-        let combineIdentifier = CombineIdentifier()
-
-        @inlinable
-        init(index: Int, inner: CombineLatestInner, store: @escaping (inout Buffers, Input) -> Void) {
-            self.index = index
-            self.inner = inner
-            self.store = store
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            inner.receive(subscription: subscription, index: index)
-        }
-
-        @inlinable
-        func receive(_ input: Input) -> Subscribers.Demand {
-            inner.receive(input, index: index, store: store)
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Failure>) {
-            inner.receive(completion: completion, index: index)
-        }
-
-        @usableFromInline
-        var description: String { "CombineLatest" }
-
-        @usableFromInline
-        var customMirror: Mirror {
-            Mirror(self, children: ["parentSubscription": inner.combineIdentifier])
-        }
-
-        @usableFromInline
-        var playgroundDescription: Any { description }
-    }
 }

@@ -1,5 +1,5 @@
 /// The subscription every merging publisher (``Publishers/Merge`` to ``Publishers/Merge8`` and
-/// ``Publishers/MergeMany``) gives its subscriber, and the parent of one ``Side`` subscriber per
+/// ``Publishers/MergeMany``) gives its subscriber, and the parent of one ``UpstreamSide`` subscriber per
 /// upstream publisher, identified by its index.
 ///
 /// Demand is shared as in Combine: each upstream is asked for one value at a time (or for unlimited
@@ -14,14 +14,23 @@
 /// every upstream has finished and no value waits; it fails with the first failure, cancelling the
 /// other upstreams. Downstream is never called with the lock held.
 @usableFromInline
-final class MergeInner<Downstream: Subscriber>: Subscription, CustomStringConvertible, CustomReflectable,
-    CustomPlaygroundDisplayConvertible
+final class MergeInner<Downstream: Subscriber>: Subscription, IndexedUpstreamOwner, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible
 {
     @usableFromInline
     typealias Input = Downstream.Input
 
     @usableFromInline
     typealias Failure = Downstream.Failure
+
+    @usableFromInline
+    typealias UpstreamInput = Downstream.Input
+
+    @usableFromInline
+    typealias UpstreamFailure = Downstream.Failure
+
+    @usableFromInline
+    typealias UpstreamIndex = Int
 
     /// One upstream's place.
     @usableFromInline
@@ -113,16 +122,10 @@ final class MergeInner<Downstream: Subscriber>: Subscription, CustomStringConver
         self.slots = Array(repeating: Slot(), count: count)
     }
 
-    /// The subscriber for the upstream at `index`.
-    @inlinable
-    func side(_ index: Int) -> Side {
-        Side(index: index, inner: self)
-    }
-
     // MARK: Upstreams
 
     @inlinable
-    func receive(subscription: any Subscription, index: Int) {
+    func receive(subscription: any Subscription, upstream index: Int) {
         let first = lock.withLock { () -> Subscribers.Demand? in
             guard !isTerminal, !slots[index].subscribed else { return nil }
             slots[index].subscribed = true
@@ -137,7 +140,7 @@ final class MergeInner<Downstream: Subscriber>: Subscription, CustomStringConver
     }
 
     @inlinable
-    func receive(_ input: Input, index: Int) -> Subscribers.Demand {
+    func receive(_ input: Input, upstream index: Int) -> Subscribers.Demand {
         let thread = ThreadIdentity.current
         switch lock.withLock({ arriveLocked(input, index: index, thread: thread, holdingTurn: false) }) {
         case .drop, .waiting:
@@ -215,7 +218,7 @@ final class MergeInner<Downstream: Subscriber>: Subscription, CustomStringConver
     }
 
     @inlinable
-    func receive(completion: Subscribers.Completion<Failure>, index: Int) {
+    func receive(completion: Subscribers.Completion<Failure>, upstream index: Int) {
         switch completion {
         case .finished:
             let start = lock.withLock { () -> Bool in
@@ -340,6 +343,9 @@ final class MergeInner<Downstream: Subscriber>: Subscription, CustomStringConver
     }
 
     @usableFromInline
+    static var upstreamPresentation: UpstreamSidePresentation { .child(named: "Merge") }
+
+    @usableFromInline
     var description: String { "Merge" }
 
     @usableFromInline
@@ -347,55 +353,4 @@ final class MergeInner<Downstream: Subscriber>: Subscription, CustomStringConver
 
     @usableFromInline
     var playgroundDescription: Any { description }
-
-    /// The subscriber attached to one upstream publisher.
-    @usableFromInline
-    struct Side: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
-        @usableFromInline
-        typealias Input = Downstream.Input
-
-        @usableFromInline
-        typealias Failure = Downstream.Failure
-
-        @usableFromInline
-        let index: Int
-
-        @usableFromInline
-        let inner: MergeInner
-
-        @usableFromInline
-        let combineIdentifier = CombineIdentifier()
-
-        @inlinable
-        init(index: Int, inner: MergeInner) {
-            self.index = index
-            self.inner = inner
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            inner.receive(subscription: subscription, index: index)
-        }
-
-        @inlinable
-        func receive(_ input: Input) -> Subscribers.Demand {
-            inner.receive(input, index: index)
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Failure>) {
-            inner.receive(completion: completion, index: index)
-        }
-
-        @usableFromInline
-        var description: String { "Merge" }
-
-        @usableFromInline
-        var customMirror: Mirror {
-            Mirror(self, children: ["parentSubscription": inner.combineIdentifier])
-        }
-
-        @usableFromInline
-        var playgroundDescription: Any { description }
-    }
 }

@@ -57,14 +57,29 @@ extension SwitchingLogic where Failure == any Error {
 /// The subscription of an operator that relays a first publisher, then possibly a second one.
 ///
 /// Downstream's outstanding demand is counted while the first publisher is live, so the second one is
-/// asked for exactly the values still owed. It subscribes to the first publisher through ``FirstSide``
-/// and to the second through ``SecondSide``, which share its `combineIdentifier`. It is generic over
+/// asked for exactly the values still owed. It subscribes to both publishers through ``UpstreamSide``
+/// subscribers that present themselves as the producer (its identity, description and mirror), as
+/// Combine's do. It is generic over
 /// the logic rather than subclassed per operator, so every call on the value path is static and
 /// specializes in the client.
 @usableFromInline
 final class SwitchingProducer<Downstream: Subscriber, Logic: SwitchingLogic>: Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
+    IndexedUpstreamOwner, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 where Downstream.Input == Logic.Second.Output, Downstream.Failure == Logic.Failure {
+    /// The second publisher's output.
+    @usableFromInline
+    typealias UpstreamInput = Logic.Second.Output
+
+    @usableFromInline
+    typealias UpstreamFailure = Logic.Second.Failure
+
+    /// There is only one second publisher.
+    @usableFromInline
+    typealias UpstreamIndex = Void
+
+    @usableFromInline
+    static var upstreamPresentation: UpstreamSidePresentation { .owner }
+
     /// Where the stream stands.
     @usableFromInline
     enum State {
@@ -119,7 +134,7 @@ where Downstream.Input == Logic.Second.Output, Downstream.Failure == Logic.Failu
 
     /// The subscriber to attach to the first publisher.
     @inlinable
-    var firstSide: FirstSide { FirstSide(producer: self) }
+    var firstSide: UpstreamSide<FirstPublisherLane> { UpstreamSide(owner: self, lane: FirstPublisherLane()) }
 
     // MARK: First publisher
 
@@ -179,7 +194,7 @@ where Downstream.Input == Logic.Second.Output, Downstream.Failure == Logic.Failu
         guard let logic else { return }
         switch logic.next(after: completion) {
         case .switchTo(let second):
-            second.receive(subscriber: SecondSide(producer: self))
+            second.receive(subscriber: upstreamSide(()))
         case .complete(let completion):
             let live = lock.withLock { () -> Bool in
                 guard case .switching = state else { return false }
@@ -193,7 +208,7 @@ where Downstream.Input == Logic.Second.Output, Downstream.Failure == Logic.Failu
     // MARK: Second publisher
 
     @inlinable
-    func secondReceive(subscription: any Subscription) {
+    func receive(subscription: any Subscription, upstream _: Void) {
         let owed = lock.withLock { () -> Subscribers.Demand? in
             guard case .switching = state else { return nil }
             state = .second(subscription)
@@ -207,7 +222,7 @@ where Downstream.Input == Logic.Second.Output, Downstream.Failure == Logic.Failu
     }
 
     @inlinable
-    func secondReceive(_ input: Logic.Second.Output) -> Subscribers.Demand {
+    func receive(_ input: Logic.Second.Output, upstream _: Void) -> Subscribers.Demand {
         if !Logic.followsCatchRules {
             let live = lock.withLock { () -> Bool in
                 if case .second = state { return true }
@@ -219,7 +234,7 @@ where Downstream.Input == Logic.Second.Output, Downstream.Failure == Logic.Failu
     }
 
     @inlinable
-    func secondReceive(completion: Subscribers.Completion<Logic.Second.Failure>) {
+    func receive(completion: Subscribers.Completion<Logic.Second.Failure>, upstream _: Void) {
         let live = lock.withLock { () -> Bool in
             guard case .second = state else { return false }
             state = .terminal
@@ -282,93 +297,28 @@ where Downstream.Input == Logic.Second.Output, Downstream.Failure == Logic.Failu
     @usableFromInline
     var playgroundDescription: Any { description }
 
-    /// The subscriber attached to the first publisher.
+    /// The lane of the first publisher; the second one's is indexed by `()`.
     @usableFromInline
-    struct FirstSide: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
-        @usableFromInline
-        typealias Input = Logic.Second.Output
-
-        @usableFromInline
-        typealias Failure = Logic.FirstFailure
-
-        @usableFromInline
-        let producer: SwitchingProducer
+    struct FirstPublisherLane: UpstreamLane {
+        @inlinable
+        init() {}
 
         @inlinable
-        init(producer: SwitchingProducer) {
-            self.producer = producer
+        static var presentation: UpstreamSidePresentation { .owner }
+
+        @inlinable
+        func receive(subscription: any Subscription, owner: SwitchingProducer) {
+            owner.firstReceive(subscription: subscription)
         }
 
         @inlinable
-        var combineIdentifier: CombineIdentifier { producer.combineIdentifier }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            producer.firstReceive(subscription: subscription)
+        func receive(_ input: Logic.Second.Output, owner: SwitchingProducer) -> Subscribers.Demand {
+            owner.firstReceive(input)
         }
 
         @inlinable
-        func receive(_ input: Input) -> Subscribers.Demand {
-            producer.firstReceive(input)
+        func receive(completion: Subscribers.Completion<Logic.FirstFailure>, owner: SwitchingProducer) {
+            owner.firstReceive(completion: completion)
         }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Failure>) {
-            producer.firstReceive(completion: completion)
-        }
-
-        @usableFromInline
-        var description: String { producer.description }
-
-        @usableFromInline
-        var customMirror: Mirror { producer.customMirror }
-
-        @usableFromInline
-        var playgroundDescription: Any { description }
-    }
-
-    /// The subscriber attached to the second publisher.
-    @usableFromInline
-    struct SecondSide: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
-        @usableFromInline
-        typealias Input = Logic.Second.Output
-
-        @usableFromInline
-        typealias Failure = Logic.Second.Failure
-
-        @usableFromInline
-        let producer: SwitchingProducer
-
-        @inlinable
-        init(producer: SwitchingProducer) {
-            self.producer = producer
-        }
-
-        @inlinable
-        var combineIdentifier: CombineIdentifier { producer.combineIdentifier }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            producer.secondReceive(subscription: subscription)
-        }
-
-        @inlinable
-        func receive(_ input: Input) -> Subscribers.Demand {
-            producer.secondReceive(input)
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Failure>) {
-            producer.secondReceive(completion: completion)
-        }
-
-        @usableFromInline
-        var description: String { producer.description }
-
-        @usableFromInline
-        var customMirror: Mirror { producer.customMirror }
-
-        @usableFromInline
-        var playgroundDescription: Any { description }
     }
 }

@@ -1,5 +1,5 @@
 /// The subscription every zipping publisher (``Publishers/Zip`` to ``Publishers/Zip4``) gives its
-/// subscriber, and the parent of one ``Side`` subscriber per upstream publisher, identified by its
+/// subscriber, and the parent of one ``UpstreamSide`` subscriber per upstream publisher, identified by its
 /// index. `Buffers` holds one queue per upstream; the rules live in ``ZipState``.
 ///
 /// All state lives under `lock`. Tuples reach downstream one at a time from whichever thread holds
@@ -8,11 +8,14 @@
 /// to downstream, on the delivering thread, goes down right after that call returns. Downstream and
 /// the upstreams are never called with the lock held.
 @usableFromInline
-final class ZipInner<Downstream: Subscriber, Buffers: ZipBuffers>: Subscription, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible
+final class ZipInner<Downstream: Subscriber, Buffers: ZipBuffers>: Subscription, BufferingUpstreamOwner,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 where Buffers.Output == Downstream.Input {
     @usableFromInline
     typealias Failure = Downstream.Failure
+
+    @usableFromInline
+    typealias UpstreamFailure = Downstream.Failure
 
     @usableFromInline
     typealias State = ZipState<Buffers, Failure>
@@ -33,16 +36,10 @@ where Buffers.Output == Downstream.Input {
         self.downstream = downstream
     }
 
-    /// The subscriber for the upstream at `index`, which adds each value to its queue with `enqueue`.
-    @inlinable
-    func side<Input>(_ index: Int, enqueue: @escaping (inout Buffers, Input) -> Void) -> Side<Input> {
-        Side(index: index, inner: self, enqueue: enqueue)
-    }
-
     // MARK: Upstreams
 
     @inlinable
-    func receive(subscription: any Subscription, index: Int) {
+    func receive(subscription: any Subscription, upstream index: Int) {
         guard let demand = lock.withLock({ state.receive(subscription: subscription, index: index) }) else {
             subscription.cancel()
             return
@@ -51,9 +48,11 @@ where Buffers.Output == Downstream.Input {
     }
 
     @inlinable
-    func receive(index: Int, enqueue: (inout Buffers) -> Void) -> Subscribers.Demand {
+    func receive<Input>(_ input: Input, upstream index: Int, store: (inout Buffers, Input) -> Void)
+        -> Subscribers.Demand
+    {
         let thread = ThreadIdentity.current
-        switch lock.withLock({ state.receive(index: index, thread: thread, enqueue: enqueue) }) {
+        switch lock.withLock({ state.receive(index: index, thread: thread) { store(&$0, input) } }) {
         case .dropped, .queued:
             return .none
         case .deliver(let tuple):
@@ -76,7 +75,7 @@ where Buffers.Output == Downstream.Input {
     }
 
     @inlinable
-    func receive(completion: Subscribers.Completion<Failure>, index: Int) {
+    func receive(completion: Subscribers.Completion<Failure>, upstream index: Int) {
         let thread = ThreadIdentity.current
         switch completion {
         case .finished:
@@ -148,6 +147,9 @@ where Buffers.Output == Downstream.Input {
     }
 
     @usableFromInline
+    static var upstreamPresentation: UpstreamSidePresentation { .child(named: "Zip") }
+
+    @usableFromInline
     var description: String { "Zip" }
 
     @usableFromInline
@@ -155,59 +157,4 @@ where Buffers.Output == Downstream.Input {
 
     @usableFromInline
     var playgroundDescription: Any { description }
-
-    /// The subscriber attached to one upstream publisher.
-    @usableFromInline
-    struct Side<Input>: Subscriber, CustomStringConvertible, CustomReflectable,
-        CustomPlaygroundDisplayConvertible
-    {
-        @usableFromInline
-        typealias Failure = Downstream.Failure
-
-        @usableFromInline
-        let index: Int
-
-        @usableFromInline
-        let inner: ZipInner
-
-        /// Adds a value to this upstream's queue.
-        @usableFromInline
-        let enqueue: (inout Buffers, Input) -> Void
-
-        @usableFromInline
-        let combineIdentifier = CombineIdentifier()
-
-        @inlinable
-        init(index: Int, inner: ZipInner, enqueue: @escaping (inout Buffers, Input) -> Void) {
-            self.index = index
-            self.inner = inner
-            self.enqueue = enqueue
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            inner.receive(subscription: subscription, index: index)
-        }
-
-        @inlinable
-        func receive(_ input: Input) -> Subscribers.Demand {
-            inner.receive(index: index) { enqueue(&$0, input) }
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Failure>) {
-            inner.receive(completion: completion, index: index)
-        }
-
-        @usableFromInline
-        var description: String { "Zip" }
-
-        @usableFromInline
-        var customMirror: Mirror {
-            Mirror(self, children: ["parentSubscription": inner.combineIdentifier])
-        }
-
-        @usableFromInline
-        var playgroundDescription: Any { description }
-    }
 }

@@ -103,8 +103,8 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let inner = CombineLatestInner<CombineLatest2Buffers<A.Output, B.Output>, S>(
                 downstream: subscriber, count: 2)
-            a.subscribe(inner.side(0) { $0.a = $1 })
-            b.subscribe(inner.side(1) { $0.b = $1 })
+            a.subscribe(inner.upstreamSide(0) { $0.a = $1 })
+            b.subscribe(inner.upstreamSide(1) { $0.b = $1 })
             inner.establish()
         }
     }

@@ -128,10 +128,10 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let inner = CombineLatestInner<CombineLatest4Buffers<A.Output, B.Output, C.Output, D.Output>, S>(
                 downstream: subscriber, count: 4)
-            a.subscribe(inner.side(0) { $0.a = $1 })
-            b.subscribe(inner.side(1) { $0.b = $1 })
-            c.subscribe(inner.side(2) { $0.c = $1 })
-            d.subscribe(inner.side(3) { $0.d = $1 })
+            a.subscribe(inner.upstreamSide(0) { $0.a = $1 })
+            b.subscribe(inner.upstreamSide(1) { $0.b = $1 })
+            c.subscribe(inner.upstreamSide(2) { $0.c = $1 })
+            d.subscribe(inner.upstreamSide(3) { $0.d = $1 })
             inner.establish()
         }
     }

@@ -158,14 +158,24 @@ extension Publishers.FlatMap {
     /// Each new publisher is asked for one value at a time (one more for each of its values that goes
     /// down), or for unlimited values once downstream's demand is unlimited.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, IndexedUpstreamOwner,
+        CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == NewPublisher.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline
         typealias Input = Upstream.Output
 
         @usableFromInline
         typealias Failure = Upstream.Failure
+
+        /// What the new publishers publish.
+        @usableFromInline
+        typealias UpstreamInput = NewPublisher.Output
+
+        @usableFromInline
+        typealias UpstreamFailure = NewPublisher.Failure
+
+        @usableFromInline
+        typealias UpstreamIndex = Int
 
         /// A new publisher's place: subscribed to, or waiting for its subscription.
         @usableFromInline
@@ -315,7 +325,7 @@ extension Publishers.FlatMap {
                 return index
             }
             guard let index else { return .none }
-            transform(input).receive(subscriber: ChildSubscriber(index: index, inner: self))
+            transform(input).receive(subscriber: upstreamSide(index))
             return .none
         }
 
@@ -353,7 +363,7 @@ extension Publishers.FlatMap {
         // MARK: New publishers
 
         @inlinable
-        func childReceive(subscription: any Subscription, index: Int) {
+        func receive(subscription: any Subscription, upstream index: Int) {
             let first = lock.withLock { () -> Subscribers.Demand? in
                 guard !isTerminal, case .pending? = children[index] else { return nil }
                 children[index] = .subscribed(subscription)
@@ -367,7 +377,7 @@ extension Publishers.FlatMap {
         }
 
         @inlinable
-        func childReceive(_ input: NewPublisher.Output, index: Int) -> Subscribers.Demand {
+        func receive(_ input: NewPublisher.Output, upstream index: Int) -> Subscribers.Demand {
             let thread = ThreadIdentity.current
             let arrival = lock.withLock { () -> Arrival in
                 guard !isCancelled else { return .drop }
@@ -458,7 +468,7 @@ extension Publishers.FlatMap {
         }
 
         @inlinable
-        func childReceive(completion: Subscribers.Completion<NewPublisher.Failure>, index: Int) {
+        func receive(completion: Subscribers.Completion<NewPublisher.Failure>, upstream index: Int) {
             switch completion {
             case .finished:
                 // As in Combine, every completion asks upstream for one more publisher, even a
@@ -602,6 +612,9 @@ extension Publishers.FlatMap {
         }
 
         @usableFromInline
+        static var upstreamPresentation: UpstreamSidePresentation { .child(named: "FlatMap") }
+
+        @usableFromInline
         var description: String { "FlatMap" }
 
         @usableFromInline
@@ -609,59 +622,6 @@ extension Publishers.FlatMap {
 
         @usableFromInline
         var playgroundDescription: Any { description }
-
-        /// The subscriber attached to each new publisher.
-        @usableFromInline
-        struct ChildSubscriber: Subscriber, CustomStringConvertible, CustomReflectable,
-            CustomPlaygroundDisplayConvertible
-        {
-            @usableFromInline
-            typealias Input = NewPublisher.Output
-
-            @usableFromInline
-            typealias Failure = NewPublisher.Failure
-
-            @usableFromInline
-            let index: Int
-
-            @usableFromInline
-            let inner: Inner
-
-            @usableFromInline
-            let combineIdentifier = CombineIdentifier()
-
-            @inlinable
-            init(index: Int, inner: Inner) {
-                self.index = index
-                self.inner = inner
-            }
-
-            @inlinable
-            func receive(subscription: any Subscription) {
-                inner.childReceive(subscription: subscription, index: index)
-            }
-
-            @inlinable
-            func receive(_ input: NewPublisher.Output) -> Subscribers.Demand {
-                inner.childReceive(input, index: index)
-            }
-
-            @inlinable
-            func receive(completion: Subscribers.Completion<NewPublisher.Failure>) {
-                inner.childReceive(completion: completion, index: index)
-            }
-
-            @usableFromInline
-            var description: String { "FlatMap" }
-
-            @usableFromInline
-            var customMirror: Mirror {
-                Mirror(self, children: ["parentSubscription": inner.combineIdentifier])
-            }
-
-            @usableFromInline
-            var playgroundDescription: Any { description }
-        }
     }
 }
 

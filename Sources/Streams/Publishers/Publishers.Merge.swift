@@ -252,8 +252,8 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
             let inner = MergeInner(downstream: subscriber, count: 2)
             subscriber.receive(subscription: inner)
-            a.subscribe(inner.side(0))
-            b.subscribe(inner.side(1))
+            a.subscribe(inner.upstreamSide(0))
+            b.subscribe(inner.upstreamSide(1))
         }
 
         /// Merges this publisher's upstream publishers with another publisher.

@@ -41,9 +41,9 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
             let inner = MergeInner(downstream: subscriber, count: 3)
             subscriber.receive(subscription: inner)
-            a.subscribe(inner.side(0))
-            b.subscribe(inner.side(1))
-            c.subscribe(inner.side(2))
+            a.subscribe(inner.upstreamSide(0))
+            b.subscribe(inner.upstreamSide(1))
+            c.subscribe(inner.upstreamSide(2))
         }
 
         /// Merges this publisher's upstream publishers with another publisher.

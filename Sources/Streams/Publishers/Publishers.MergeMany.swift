@@ -47,7 +47,7 @@ extension Publishers {
             let inner = MergeInner(downstream: subscriber, count: publishers.count)
             subscriber.receive(subscription: inner)
             for (index, publisher) in publishers.enumerated() {
-                publisher.subscribe(inner.side(index))
+                publisher.subscribe(inner.upstreamSide(index))
             }
         }
 

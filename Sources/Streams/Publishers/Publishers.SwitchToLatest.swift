@@ -142,7 +142,7 @@ extension Publishers.SwitchToLatest: Sendable where Upstream: Sendable {}
 
 extension Publishers.SwitchToLatest {
     /// The subscriber to the upstream publisher of publishers, the parent of each inner publisher's
-    /// ``Side`` subscriber, and the one subscription downstream sees.
+    /// ``UpstreamSide`` subscriber, and the one subscription downstream sees.
     ///
     /// Its state, a ``SwitchToLatestState``, lives under `lock`; the decisions are the state's, and the
     /// calls to other parties happen here, with the lock released. The upstream and the inner
@@ -152,14 +152,25 @@ extension Publishers.SwitchToLatest {
     /// as in Combine; a call from another thread waits for the turn. Subscribing, requesting and
     /// cancelling never wait.
     @usableFromInline
-    final class Outer<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
+    final class Outer<Downstream: Subscriber>: Subscriber, Subscription, IndexedUpstreamOwner,
+        CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == P.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline
         typealias Input = Upstream.Output
 
         @usableFromInline
         typealias Failure = Upstream.Failure
+
+        /// What the inner publishers publish.
+        @usableFromInline
+        typealias UpstreamInput = P.Output
+
+        @usableFromInline
+        typealias UpstreamFailure = P.Failure
+
+        /// Inner publishers are numbered in the order they arrive.
+        @usableFromInline
+        typealias UpstreamIndex = UInt64
 
         /// Kept for as long as this object lives, as in Combine.
         @usableFromInline
@@ -194,7 +205,7 @@ extension Publishers.SwitchToLatest {
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             guard let (index, replaced) = lock.withLock({ state.receiveOuterValue() }) else { return .none }
             replaced?.cancel()
-            input.subscribe(Side(outer: self, index: index))
+            input.subscribe(upstreamSide(index))
             return .none
         }
 
@@ -210,7 +221,7 @@ extension Publishers.SwitchToLatest {
         // MARK: Inner publishers
 
         @inlinable
-        func receiveInner(subscription: any Subscription, index: UInt64) {
+        func receive(subscription: any Subscription, upstream index: UInt64) {
             guard let demand = lock.withLock({ state.receiveInner(subscription: subscription, index: index) }) else {
                 subscription.cancel()
                 return
@@ -219,7 +230,7 @@ extension Publishers.SwitchToLatest {
         }
 
         @inlinable
-        func receiveInner(_ input: P.Output, index: UInt64) -> Subscribers.Demand {
+        func receive(_ input: P.Output, upstream index: UInt64) -> Subscribers.Demand {
             let thread = ThreadIdentity.current
             switch lock.withLock({ state.receiveValue(from: index, thread: thread) }) {
             case .drop:
@@ -257,7 +268,7 @@ extension Publishers.SwitchToLatest {
         }
 
         @inlinable
-        func receiveInner(completion: Subscribers.Completion<P.Failure>, index: UInt64) {
+        func receive(completion: Subscribers.Completion<P.Failure>, upstream index: UInt64) {
             let thread = ThreadIdentity.current
             let failed: Bool
             if case .failure = completion { failed = true } else { failed = false }
@@ -304,63 +315,13 @@ extension Publishers.SwitchToLatest {
         }
 
         @usableFromInline
+        static var upstreamPresentation: UpstreamSidePresentation { .child(named: "SwitchToLatest") }
+
+        @usableFromInline
         var description: String { "SwitchToLatest" }
 
         @usableFromInline
         var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
-
-        @usableFromInline
-        var playgroundDescription: Any { description }
-    }
-}
-
-extension Publishers.SwitchToLatest.Outer {
-    /// The subscriber attached to each inner publisher, identified by the publisher's index.
-    @usableFromInline
-    struct Side: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
-        @usableFromInline
-        typealias Input = P.Output
-
-        @usableFromInline
-        typealias Failure = P.Failure
-
-        @usableFromInline
-        let outer: Publishers.SwitchToLatest<P, Upstream>.Outer<Downstream>
-
-        @usableFromInline
-        let index: UInt64
-
-        @usableFromInline
-        let combineIdentifier = CombineIdentifier()
-
-        @inlinable
-        init(outer: Publishers.SwitchToLatest<P, Upstream>.Outer<Downstream>, index: UInt64) {
-            self.outer = outer
-            self.index = index
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) {
-            outer.receiveInner(subscription: subscription, index: index)
-        }
-
-        @inlinable
-        func receive(_ input: Input) -> Subscribers.Demand {
-            outer.receiveInner(input, index: index)
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Failure>) {
-            outer.receiveInner(completion: completion, index: index)
-        }
-
-        @usableFromInline
-        var description: String { "SwitchToLatest" }
-
-        @usableFromInline
-        var customMirror: Mirror {
-            Mirror(self, children: ["parentSubscription": outer.combineIdentifier])
-        }
 
         @usableFromInline
         var playgroundDescription: Any { description }

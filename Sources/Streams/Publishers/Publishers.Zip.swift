@@ -95,8 +95,8 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
             let inner = ZipInner<S, ZipBuffers2<A.Output, B.Output>>(downstream: subscriber)
             subscriber.receive(subscription: inner)
-            a.subscribe(inner.side(0) { $0.a.append($1) })
-            b.subscribe(inner.side(1) { $0.b.append($1) })
+            a.subscribe(inner.upstreamSide(0) { $0.a.append($1) })
+            b.subscribe(inner.upstreamSide(1) { $0.b.append($1) })
         }
     }
 }
