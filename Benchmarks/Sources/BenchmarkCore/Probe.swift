@@ -18,8 +18,11 @@ import CAllocCounter
 /// task the harness starts for the run, and the harness reads it only after that task has signalled
 /// that it is done.
 public final class Probe: @unchecked Sendable {
+    /// Wall-clock nanoseconds of the measured stretches, added up.
     public private(set) var elapsedNanoseconds: UInt64 = 0
+    /// Heap allocations made during the measured stretches (0 unless allocation counting is on).
     public private(set) var allocations: UInt64 = 0
+    /// Heap frees made during the measured stretches (0 unless allocation counting is on).
     public private(set) var frees: UInt64 = 0
     /// What a contention scenario (7) observed besides its time; nil for the other scenarios.
     public var contention: ContentionStats?
@@ -29,8 +32,10 @@ public final class Probe: @unchecked Sendable {
     private var startFrees: UInt64 = 0
     private var running = false
 
+    /// A probe that has measured nothing yet.
     public init() {}
 
+    /// Starts a measured stretch: notes the time and the allocation and free counts.
     public func start() {
         precondition(!running, "Probe.start() called twice without stop()")
         running = true
@@ -39,6 +44,7 @@ public final class Probe: @unchecked Sendable {
         startTime = Probe.now()
     }
 
+    /// Ends the current stretch now, adding its time, allocations and frees to the totals.
     public func stop() {
         stop(endedAt: Probe.now())
     }
@@ -63,8 +69,10 @@ public final class Probe: @unchecked Sendable {
 
 /// Switches allocation counting (see CAllocCounter) on or off for the whole process.
 public enum AllocationCounter {
+    /// Whether this build counts allocations at all: on glibc, where the executable replaces malloc.
     public static var isSupported: Bool { bench_alloc_counting_supported() != 0 }
 
+    /// Turns counting on or off for every thread.
     public static func setCounting(_ enabled: Bool) {
         bench_alloc_set_counting(enabled ? 1 : 0)
     }

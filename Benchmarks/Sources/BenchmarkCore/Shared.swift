@@ -10,6 +10,7 @@ public final class Tally: @unchecked Sendable {
     @usableFromInline
     let counters: UnsafeMutablePointer<Int>
 
+    /// A tally that has received nothing.
     public init() {
         counters = .allocate(capacity: 3)
         counters.initialize(repeating: 0, count: 3)
@@ -19,8 +20,11 @@ public final class Tally: @unchecked Sendable {
         counters.deallocate()
     }
 
+    /// The sum of the values passed to `add`.
     public var sum: Int { counters[0] }
+    /// How many values were added or chained.
     public var count: Int { counters[1] }
+    /// The order-sensitive hash of the values passed to `chain`.
     public var hash: Int { counters[2] }
 
     /// Adds a value, order-insensitively.
@@ -44,6 +48,7 @@ public final class Tally: @unchecked Sendable {
         counters[1] &+= count
     }
 
+    /// Forgets everything received, as if new.
     public func reset() {
         counters.update(repeating: 0, count: 3)
     }
@@ -65,8 +70,10 @@ public func opaque<T>(_ value: T) -> T {
 public struct State10: Equatable, Sendable {
     public var f0 = 0, f1 = 0, f2 = 0, f3 = 0, f4 = 0, f5 = 0, f6 = 0, f7 = 0, f8 = 0, f9 = 0
 
+    /// A state with every field 0.
     public init() {}
 
+    /// The number of fields.
     public static let fieldCount = 10
 
     /// Reading each field, as the closures every observer's `map` uses.
@@ -129,9 +136,11 @@ public enum PipelineWork {
     @inlinable
     public static func input(_ index: Int) -> Int { index >> 1 }
 
+    /// The pipeline's `map`: multiplies by 7, wrapping on overflow.
     @inlinable
     public static func transform(_ value: Int) -> Int { value &* 7 }
 
+    /// The pipeline's `filter`: keeps the values not divisible by 3.
     @inlinable
     public static func isIncluded(_ value: Int) -> Bool { value % 3 != 0 }
 }

@@ -6,15 +6,17 @@ public struct Sizes: Sendable {
     public var fanOutSubscribers: Int
     /// Scenario 2: updates sent to those subscribers.
     public var fanOutUpdates: Int
-    /// Scenario 2: observer counts for the slice comparison, and the updates for each.
+    /// Scenario 2: observer counts for the slice comparison, one scenario each.
     public var sliceObservers: [Int]
+    /// Scenario 2: updates sent in each slice scenario, in the order of `sliceObservers`.
     public var sliceUpdates: [Int]
     /// Scenario 3: subscribe + cancel pairs.
     public var subscribeCancelPairs: Int
     /// Scenario 4: values delivered through receive(on:) a serial queue.
     public var receiveOnValues: Int
-    /// Scenario 5: objectWillChange observers and writes to @Published properties.
+    /// Scenario 5: objectWillChange observers.
     public var publishedObservers: Int
+    /// Scenario 5: writes to the @Published properties.
     public var publishedWrites: Int
     /// Scenario 6: subscriptions kept in a Set<AnyCancellable>, each on its own subject.
     public var storedSubscriptions: Int
@@ -35,14 +37,16 @@ public struct Sizes: Sendable {
     /// Scenario 8d: values sent to the shared subject.
     public var shareValues: Int
     /// Scenarios 9: observers of a 10-property model, each watching one property (a tenth of them
-    /// per property), and the writes, each to one property.
+    /// per property).
     public var observationObservers: Int
+    /// Scenarios 9: writes to that model, each to one property.
     public var observationWrites: Int
     /// Timed rounds per scenario (each round runs every implementation once).
     public var rounds: Int
     /// Timed rounds for the slowest scenarios.
     public var heavyRounds: Int
 
+    /// The sizes of a measuring run (the default).
     public static let full = Sizes(
         pipelineValues: 2_000_000,
         fanOutSubscribers: 1_000,
@@ -67,6 +71,7 @@ public struct Sizes: Sendable {
         rounds: 7,
         heavyRounds: 5)
 
+    /// Tiny sizes for a smoke test (`--quick`): every implementation must agree, the numbers mean nothing.
     public static let quick = Sizes(
         pipelineValues: 20_000,
         fanOutSubscribers: 1_000,

@@ -7,7 +7,9 @@ import Synchronization
 public enum SynchronizationCost {
     /// Nanoseconds per lock pass (a compare-and-exchange to take it, a releasing store to give it
     /// back) and per atomic increment/decrement pair: medians of `rounds` runs of `iterations` each.
-    public static func measure(iterations: Int = 10_000_000, rounds: Int = 5) -> (lockPass: Double, incrementDecrement: Double) {
+    public static func measure(
+        iterations: Int = 10_000_000, rounds: Int = 5
+    ) -> (lockPass: Double, incrementDecrement: Double) {
         let subject = Subject()
         var lockTimes: [Double] = []
         var retainTimes: [Double] = []

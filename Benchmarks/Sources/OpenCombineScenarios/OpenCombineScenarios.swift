@@ -9,7 +9,8 @@ public enum OpenCombineScenarios {
     public static func pipeline(values: Int, probe: Probe) -> Int {
         let subject = PassthroughSubject<Int, Never>()
         let tally = Tally()
-        let cancellable = subject
+        let cancellable =
+            subject
             .map { PipelineWork.transform($0) }
             .filter { PipelineWork.isIncluded($0) }
             .removeDuplicates()
@@ -75,7 +76,8 @@ public enum OpenCombineScenarios {
         let subject = PassthroughSubject<Int, Never>()
         let tally = Tally()
         let done = DispatchSemaphore(value: 0)
-        let cancellable = subject
+        let cancellable =
+            subject
             .receive(on: queue.ocombine)
             .sink(receiveCompletion: { _ in done.signal() }, receiveValue: { tally.chain($0) })
         probe.start()

@@ -8,7 +8,8 @@ public enum StreamsScenarios {
     public static func pipeline(values: Int, probe: Probe) -> Int {
         let subject = PassthroughSubject<Int, Never>()
         let tally = Tally()
-        let cancellable = subject
+        let cancellable =
+            subject
             .map { PipelineWork.transform($0) }
             .filter { PipelineWork.isIncluded($0) }
             .removeDuplicates()
@@ -91,7 +92,8 @@ public enum StreamsScenarios {
         let subject = PassthroughSubject<Int, Never>()
         let tally = Tally()
         let done = DispatchSemaphore(value: 0)
-        let cancellable = subject
+        let cancellable =
+            subject
             .receive(on: queue)
             .sink(receiveCompletion: { _ in done.signal() }, receiveValue: { tally.chain($0) })
         probe.start()
