@@ -89,8 +89,9 @@ enum UpstreamSidePresentation {
 @usableFromInline
 protocol UpstreamLane {
     /// The operator's subscription.
-    associatedtype Owner: AnyObject, CustomCombineIdentifierConvertible, CustomStringConvertible,
-        CustomReflectable
+    associatedtype
+        Owner: AnyObject, CustomCombineIdentifierConvertible, CustomStringConvertible,
+            CustomReflectable
 
     /// What the upstream publishes.
     associatedtype Input
