@@ -89,9 +89,7 @@ enum UpstreamSidePresentation {
 @usableFromInline
 protocol UpstreamLane {
     /// The operator's subscription.
-    associatedtype
-        Owner: AnyObject, CustomCombineIdentifierConvertible, CustomStringConvertible,
-            CustomReflectable
+    associatedtype Owner: UpstreamOwner
 
     /// What the upstream publishes.
     associatedtype Input
