@@ -78,7 +78,7 @@ final class AsyncValuesSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
     /// Guarded by `lock`: the pending calls, oldest first.
     @usableFromInline
     @exclusivity(unchecked)
-    var waiters: [Waiter] = []
+    var waiters = FIFOQueue<Waiter>()
 
     /// Guarded by `lock`: a failure that arrived while nobody was waiting, for the next call to throw.
     @usableFromInline
@@ -131,11 +131,10 @@ final class AsyncValuesSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
             let live = !status.isTerminal
             status = .terminal
             guard live else { return endAllWaiters() }
-            guard let first = waiters.first else {
+            guard let first = waiters.popFirst() else {
                 if case .failure(let error) = completion { unclaimedFailure = error }
                 return []
             }
-            waiters.removeFirst()
             switch completion {
             case .finished: first.outcome = .success(nil)
             case .failure(let error): first.outcome = .failure(error)
@@ -149,7 +148,7 @@ final class AsyncValuesSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
     /// Under `lock`: ends every waiting call with `nil` and returns their continuations.
     @inlinable
     func endAllWaiters() -> [Wakeup] {
-        defer { waiters = [] }
+        defer { waiters = FIFOQueue() }
         return waiters.compactMap { waiter in
             waiter.outcome = .success(nil)
             return waiter.continuation.take()

@@ -30,7 +30,7 @@ struct PacedDelivery<Event> {
 
     /// Events waiting for the deliverer, oldest first.
     @usableFromInline
-    var queue: [Event] = []
+    var queue = FIFOQueue<Event>()
 
     /// Which thread drains, and who waits for it.
     @usableFromInline
@@ -65,7 +65,7 @@ struct PacedDelivery<Event> {
     /// Drops every waiting event, as when the subscription is cancelled.
     @inlinable
     mutating func discard() {
-        queue.removeAll()
+        queue = FIFOQueue()
     }
 }
 

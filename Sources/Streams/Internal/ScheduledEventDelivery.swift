@@ -24,7 +24,7 @@ protocol ScheduledEventDelivering: AnyObject {
     var status: SubscriptionStatus { get set }
 
     /// Events not yet delivered, oldest first.
-    var pending: ScheduledEventQueue<ScheduledEvent<Downstream.Input, Downstream.Failure>> { get set }
+    var pending: FIFOQueue<ScheduledEvent<Downstream.Input, Downstream.Failure>> { get set }
 
     /// How many of the `pending` events their action has released.
     var released: Int { get set }

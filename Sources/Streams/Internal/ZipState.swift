@@ -1,61 +1,3 @@
-/// One upstream's values waiting for their partners from the other upstreams, oldest first.
-///
-/// The oldest value has a place of its own, so that values coming and going one at a time, the usual
-/// case, never touch the array. A value is released as soon as it leaves the queue; the array's
-/// storage is kept and reused.
-@usableFromInline
-struct ZipQueue<Element> {
-    /// The oldest value; `nil` only when the queue is empty.
-    @usableFromInline
-    var first: Element?
-
-    /// The values after `first`, from `head` on.
-    @usableFromInline
-    var rest: [Element?] = []
-
-    /// Index of the oldest value in `rest`.
-    @usableFromInline
-    var head = 0
-
-    @inlinable
-    init() {}
-
-    @inlinable
-    var isEmpty: Bool {
-        if case .none = first { return true }
-        return false
-    }
-
-    @inlinable
-    mutating func append(_ element: Element) {
-        if isEmpty {
-            first = element
-        } else {
-            rest.append(element)
-        }
-    }
-
-    /// Removes and returns the oldest value. The queue must not be empty.
-    @inlinable
-    mutating func removeFirst() -> Element {
-        guard let element = first.take() else {
-            preconditionFailure("Zip took a value from an empty queue")
-        }
-        if head < rest.count {
-            first = rest[head].take()
-            head += 1
-            if head == rest.count {
-                rest.removeAll(keepingCapacity: true)
-                head = 0
-            } else if head >= 16, head * 2 >= rest.count {
-                rest.removeFirst(head)
-                head = 0
-            }
-        }
-        return element
-    }
-}
-
 /// The queues of a zipping publisher, one per upstream, each typed by its upstream's output.
 @usableFromInline
 protocol ZipBuffers {
@@ -79,10 +21,10 @@ protocol ZipBuffers {
 @usableFromInline
 struct ZipBuffers2<A, B>: ZipBuffers {
     @usableFromInline
-    var a = ZipQueue<A>()
+    var a = FIFOQueue<A>()
 
     @usableFromInline
-    var b = ZipQueue<B>()
+    var b = FIFOQueue<B>()
 
     @inlinable
     init() {}
@@ -103,13 +45,13 @@ struct ZipBuffers2<A, B>: ZipBuffers {
 @usableFromInline
 struct ZipBuffers3<A, B, C>: ZipBuffers {
     @usableFromInline
-    var a = ZipQueue<A>()
+    var a = FIFOQueue<A>()
 
     @usableFromInline
-    var b = ZipQueue<B>()
+    var b = FIFOQueue<B>()
 
     @usableFromInline
-    var c = ZipQueue<C>()
+    var c = FIFOQueue<C>()
 
     @inlinable
     init() {}
@@ -130,16 +72,16 @@ struct ZipBuffers3<A, B, C>: ZipBuffers {
 @usableFromInline
 struct ZipBuffers4<A, B, C, D>: ZipBuffers {
     @usableFromInline
-    var a = ZipQueue<A>()
+    var a = FIFOQueue<A>()
 
     @usableFromInline
-    var b = ZipQueue<B>()
+    var b = FIFOQueue<B>()
 
     @usableFromInline
-    var c = ZipQueue<C>()
+    var c = FIFOQueue<C>()
 
     @usableFromInline
-    var d = ZipQueue<D>()
+    var d = FIFOQueue<D>()
 
     @inlinable
     init() {}

@@ -177,7 +177,7 @@ extension Publishers.Buffer {
         /// Guarded by `lock`: the buffered elements, oldest first.
         @usableFromInline
         @exclusivity(unchecked)
-        var values: [Input] = []
+        var values = FIFOQueue<Input>()
 
         /// Guarded by `lock`: how the stream ends, once known; it goes downstream after the buffered
         /// elements (a failure, as soon as downstream has no demand left).
@@ -231,7 +231,7 @@ extension Publishers.Buffer {
                     case .dropNewest:
                         return .buffered
                     case .dropOldest:
-                        if !values.isEmpty { values.removeFirst() }
+                        _ = values.popFirst()
                     case .customError(let makeError):
                         makingError = true
                         return .makeError(makeError, subscription)
@@ -289,7 +289,7 @@ extension Publishers.Buffer {
             let subscription = lock.withLock { () -> (any Subscription)? in
                 guard let subscription = status.subscription else { return nil }
                 status = .terminal
-                values = []
+                values = FIFOQueue()
                 return subscription
             }
             subscription?.cancel()
@@ -353,8 +353,7 @@ extension Publishers.Buffer {
                 return .complete(terminal)
             }
             let count = downstreamDemand.max.map { Swift.min($0, values.count) } ?? values.count
-            let batch = Array(values.prefix(count))
-            values.removeFirst(count)
+            let batch = values.removeFirst(upTo: count)
             downstreamDemand -= count
             return .deliver(batch)
         }
@@ -366,7 +365,7 @@ extension Publishers.Buffer {
         var customMirror: Mirror {
             let children: [Mirror.Child] = lock.withLock {
                 [
-                    ("values", values), ("state", status), ("downstreamDemand", downstreamDemand),
+                    ("values", Array(values)), ("state", status), ("downstreamDemand", downstreamDemand),
                     ("terminal", terminal as Any),
                 ]
             }

@@ -168,7 +168,7 @@ extension Publishers.Delay {
         /// Guarded by `lock`: events not yet delivered, oldest first.
         @usableFromInline
         @exclusivity(unchecked)
-        var queue = ScheduledEventQueue<Event>()
+        var queue = FIFOQueue<Event>()
 
         /// Guarded by `lock`: how many scheduled actions have run whose event is not delivered yet.
         @usableFromInline
@@ -302,9 +302,9 @@ extension Publishers.Delay {
         @inlinable
         func cancel() {
             let (subscription, discarded) = lock.withLock {
-                () -> ((any Subscription)?, ScheduledEventQueue<Event>) in
+                () -> ((any Subscription)?, FIFOQueue<Event>) in
                 guard !upstreamCompleted, let subscription = status.subscription else {
-                    return (nil, ScheduledEventQueue())
+                    return (nil, FIFOQueue())
                 }
                 status = .terminal
                 return (subscription, queue.removeAll())

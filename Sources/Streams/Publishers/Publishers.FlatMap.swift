@@ -253,7 +253,7 @@ extension Publishers.FlatMap {
         /// the publisher that sent each.
         @usableFromInline
         @exclusivity(unchecked)
-        var buffer = FlatMapQueue<(child: Int, value: NewPublisher.Output)>()
+        var buffer = FIFOQueue<(child: Int, value: NewPublisher.Output)>()
 
         /// Guarded by `lock`: which thread delivers to downstream, and who waits for it.
         @usableFromInline
@@ -507,7 +507,7 @@ extension Publishers.FlatMap {
                 if failedChild == nil, !cancel.isEmpty { isCancellingForUpstreamFailure = true }
                 let released: Any = (children, buffer, upstreamStatus)
                 children = [:]
-                buffer = FlatMapQueue()
+                buffer = FIFOQueue()
                 upstreamStatus = .terminal
                 guard !turn.isHeld else {
                     pendingFailure = error
@@ -602,7 +602,7 @@ extension Publishers.FlatMap {
                 if let upstream = upstreamStatus.subscription { cancel.append(upstream) }
                 let released: Any = (children, buffer)
                 children = [:]
-                buffer = FlatMapQueue()
+                buffer = FIFOQueue()
                 upstreamStatus = .terminal
                 return (cancel, released)
             }
@@ -622,43 +622,5 @@ extension Publishers.FlatMap {
 
         @usableFromInline
         var playgroundDescription: Any { description }
-    }
-}
-
-/// A first-in, first-out queue that pops in constant amortized time, for FlatMap's buffered values.
-@usableFromInline
-struct FlatMapQueue<Element> {
-    /// Popped slots are `nil` until the storage is compacted.
-    @usableFromInline
-    var storage: [Element?] = []
-
-    /// The index of the first element still queued.
-    @usableFromInline
-    var head = 0
-
-    @inlinable
-    init() {}
-
-    @inlinable
-    var isEmpty: Bool { head == storage.count }
-
-    @inlinable
-    mutating func append(_ element: Element) {
-        storage.append(element)
-    }
-
-    @inlinable
-    mutating func popFirst() -> Element? {
-        guard head < storage.count else { return nil }
-        let element = storage[head].take()
-        head += 1
-        if head == storage.count {
-            storage.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head >= 64, head * 2 >= storage.count {
-            storage.removeFirst(head)
-            head = 0
-        }
-        return element
     }
 }

@@ -143,7 +143,7 @@ extension Publishers.ReceiveOn {
         /// Guarded by `lock`: events not yet delivered, oldest first.
         @usableFromInline
         @exclusivity(unchecked)
-        var pending = ScheduledEventQueue<Event>()
+        var pending = FIFOQueue<Event>()
 
         /// Guarded by `lock`: how many of the `pending` events their scheduled action has released.
         @usableFromInline
@@ -224,9 +224,9 @@ extension Publishers.ReceiveOn {
         @inlinable
         func cancel() {
             let (subscription, discarded) = lock.withLock {
-                () -> ((any Subscription)?, ScheduledEventQueue<Event>) in
+                () -> ((any Subscription)?, FIFOQueue<Event>) in
                 guard !upstreamCompleted, let subscription = status.subscription else {
-                    return (nil, ScheduledEventQueue())
+                    return (nil, FIFOQueue())
                 }
                 status = .terminal
                 released = 0

@@ -177,7 +177,7 @@ extension Publishers.Timeout {
         /// Guarded by `lock`: events not yet delivered, oldest first.
         @usableFromInline
         @exclusivity(unchecked)
-        var pending = ScheduledEventQueue<Event>()
+        var pending = FIFOQueue<Event>()
 
         /// Guarded by `lock`: how many of the `pending` events their scheduled action has released.
         @usableFromInline
@@ -299,10 +299,10 @@ extension Publishers.Timeout {
         @inlinable
         func cancel() {
             let (subscription, stopped, discarded) = lock.withLock {
-                () -> ((any Subscription)?, (any Cancellable)?, ScheduledEventQueue<Event>) in
+                () -> ((any Subscription)?, (any Cancellable)?, FIFOQueue<Event>) in
                 // A time-out that has not gone out yet does not go out after the cancel.
                 ownCompletion = nil
-                guard let subscription = status.subscription else { return (nil, nil, ScheduledEventQueue()) }
+                guard let subscription = status.subscription else { return (nil, nil, FIFOQueue()) }
                 status = .terminal
                 timerGeneration += 1
                 released = 0
@@ -337,7 +337,7 @@ extension Publishers.Timeout {
         /// The timer of `generation` fired: unless it is stale, the time has run out.
         @inlinable
         func timerFired(generation: Int) {
-            let outcome = lock.withLock { () -> (any Subscription, (any Cancellable)?, ScheduledEventQueue<Event>)? in
+            let outcome = lock.withLock { () -> (any Subscription, (any Cancellable)?, FIFOQueue<Event>)? in
                 precondition(
                     settingUp != .current,
                     "timeout(_:scheduler:) needs a scheduler that runs its timer later, not while it is set: "
