@@ -95,7 +95,7 @@ extension Publishers {
         /// Attaches the subscriber to the upstream publisher, ready to switch to a replacement.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            let producer = SwitchingProducer(downstream: subscriber, logic: Logic(handler: handler))
+            let producer = HandoverProducer(downstream: subscriber, logic: Logic(handler: handler))
             upstream.receive(subscriber: producer.firstSide)
         }
     }
@@ -136,7 +136,7 @@ extension Publishers {
         /// Attaches the subscriber to the upstream publisher, ready to switch to a replacement.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            let producer = SwitchingProducer(downstream: subscriber, logic: Logic(handler: handler))
+            let producer = HandoverProducer(downstream: subscriber, logic: Logic(handler: handler))
             upstream.receive(subscriber: producer.firstSide)
         }
     }
@@ -145,7 +145,7 @@ extension Publishers {
 extension Publishers.Catch {
     /// Switches to the handler's publisher when the upstream fails.
     @usableFromInline
-    struct Logic: SwitchingLogic {
+    struct Logic: HandoverLogic {
         @usableFromInline
         let handler: (Upstream.Failure) -> NewPublisher
 
@@ -155,7 +155,7 @@ extension Publishers.Catch {
         }
 
         @inlinable
-        func next(after completion: Subscribers.Completion<Upstream.Failure>) -> SwitchStep<NewPublisher, Failure> {
+        func next(after completion: Subscribers.Completion<Upstream.Failure>) -> HandoverStep<NewPublisher, Failure> {
             switch completion {
             case .finished: .complete(.finished)
             case .failure(let error): .switchTo(handler(error))
@@ -179,7 +179,7 @@ extension Publishers.TryCatch {
     /// Switches to the handler's publisher when the upstream fails, or fails with what the handler
     /// throws.
     @usableFromInline
-    struct Logic: SwitchingLogic {
+    struct Logic: HandoverLogic {
         @usableFromInline
         let handler: (Upstream.Failure) throws -> NewPublisher
 
@@ -189,7 +189,7 @@ extension Publishers.TryCatch {
         }
 
         @inlinable
-        func next(after completion: Subscribers.Completion<Upstream.Failure>) -> SwitchStep<NewPublisher, Failure> {
+        func next(after completion: Subscribers.Completion<Upstream.Failure>) -> HandoverStep<NewPublisher, Failure> {
             guard case .failure(let error) = completion else { return .complete(.finished) }
             do {
                 return .switchTo(try handler(error))

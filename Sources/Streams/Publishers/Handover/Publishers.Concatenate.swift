@@ -157,7 +157,7 @@ extension Publishers {
         /// Attaches the subscriber to the prefix; the suffix follows when the prefix finishes.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            let producer = SwitchingProducer(downstream: subscriber, logic: Logic(suffix: suffix))
+            let producer = HandoverProducer(downstream: subscriber, logic: Logic(suffix: suffix))
             prefix.receive(subscriber: producer.firstSide)
         }
     }
@@ -170,7 +170,7 @@ extension Publishers.Concatenate: Sendable where Prefix: Sendable, Suffix: Senda
 extension Publishers.Concatenate {
     /// Moves on to the suffix when the prefix finishes.
     @usableFromInline
-    struct Logic: SwitchingLogic {
+    struct Logic: HandoverLogic {
         @usableFromInline
         let suffix: Suffix
 
@@ -180,7 +180,7 @@ extension Publishers.Concatenate {
         }
 
         @inlinable
-        func next(after completion: Subscribers.Completion<Prefix.Failure>) -> SwitchStep<Suffix, Failure> {
+        func next(after completion: Subscribers.Completion<Prefix.Failure>) -> HandoverStep<Suffix, Failure> {
             switch completion {
             case .finished: .switchTo(suffix)
             case .failure(let error): .complete(.failure(error))

@@ -1,6 +1,6 @@
 /// What an operator that relays two publishers in turn does when the first one completes.
 @usableFromInline
-enum SwitchStep<Second, Failure: Error> {
+enum HandoverStep<Second, Failure: Error> {
     /// Subscribe to this publisher and relay it, asking it for the demand the first one left unmet.
     case switchTo(Second)
     /// End the stream with this completion.
@@ -13,7 +13,7 @@ enum SwitchStep<Second, Failure: Error> {
 /// The producer holds the logic until the first publisher completes or the stream is cancelled, then
 /// releases it; `next(after:)` is called once, without the lock held, so it may run the caller's code.
 @usableFromInline
-protocol SwitchingLogic {
+protocol HandoverLogic {
     /// The failure of the publisher relayed first; its output is the second one's.
     associatedtype FirstFailure: Error
     /// The publisher that may follow it.
@@ -22,7 +22,7 @@ protocol SwitchingLogic {
     associatedtype Failure: Error
 
     /// Decides what follows the first publisher's completion.
-    func next(after completion: Subscribers.Completion<FirstFailure>) -> SwitchStep<Second, Failure>
+    func next(after completion: Subscribers.Completion<FirstFailure>) -> HandoverStep<Second, Failure>
 
     /// Converts the second publisher's failure into the operator's.
     static func convert(_ failure: Second.Failure) -> Failure
@@ -44,12 +44,12 @@ protocol SwitchingLogic {
     static var followsCatchRules: Bool { get }
 }
 
-extension SwitchingLogic where Second.Failure == Failure {
+extension HandoverLogic where Second.Failure == Failure {
     @inlinable
     static func convert(_ failure: Second.Failure) -> Failure { failure }
 }
 
-extension SwitchingLogic where Failure == any Error {
+extension HandoverLogic where Failure == any Error {
     @inlinable
     static func convert(_ failure: Second.Failure) -> Failure { failure }
 }
@@ -63,7 +63,7 @@ extension SwitchingLogic where Failure == any Error {
 /// the logic rather than subclassed per operator, so every call on the value path is static and
 /// specializes in the client.
 @usableFromInline
-final class SwitchingProducer<Downstream: Subscriber, Logic: SwitchingLogic>: Subscription,
+final class HandoverProducer<Downstream: Subscriber, Logic: HandoverLogic>: Subscription,
     IndexedUpstreamOwner, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 where Downstream.Input == Logic.Second.Output, Downstream.Failure == Logic.Failure {
     /// The second publisher's output.
@@ -89,7 +89,7 @@ where Downstream.Input == Logic.Second.Output, Downstream.Failure == Logic.Failu
         case first(any Subscription)
         /// The first publisher completed; the logic is deciding, or the second publisher's
         /// subscription is on its way.
-        case switching
+        case handingOver
         /// Relaying the second publisher.
         case second(any Subscription)
         /// Completed or cancelled.
@@ -100,7 +100,7 @@ where Downstream.Input == Logic.Second.Output, Downstream.Failure == Logic.Failu
         var subscription: (any Subscription)? {
             switch self {
             case .first(let subscription), .second(let subscription): subscription
-            case .awaitingFirst, .switching, .terminal: nil
+            case .awaitingFirst, .handingOver, .terminal: nil
             }
         }
     }
@@ -178,9 +178,9 @@ where Downstream.Input == Logic.Second.Output, Downstream.Failure == Logic.Failu
         let logic = lock.withLock { () -> Logic? in
             switch state {
             case .first:
-                state = .switching
+                state = .handingOver
                 return self.logic.take()
-            case .awaitingFirst, .switching, .second:
+            case .awaitingFirst, .handingOver, .second:
                 if Logic.followsCatchRules, case .failure = completion {
                     preconditionFailure(
                         "\(Logic.name) received a failure from its upstream before its subscription"
@@ -197,7 +197,7 @@ where Downstream.Input == Logic.Second.Output, Downstream.Failure == Logic.Failu
             second.receive(subscriber: upstreamSide(()))
         case .complete(let completion):
             let live = lock.withLock { () -> Bool in
-                guard case .switching = state else { return false }
+                guard case .handingOver = state else { return false }
                 state = .terminal
                 return true
             }
@@ -210,7 +210,7 @@ where Downstream.Input == Logic.Second.Output, Downstream.Failure == Logic.Failu
     @inlinable
     func receive(subscription: any Subscription, upstream _: Void) {
         let owed = lock.withLock { () -> Subscribers.Demand? in
-            guard case .switching = state else { return nil }
+            guard case .handingOver = state else { return nil }
             state = .second(subscription)
             return demand
         }
@@ -254,7 +254,7 @@ where Downstream.Input == Logic.Second.Output, Downstream.Failure == Logic.Failu
             case .first(let subscription):
                 self.demand += demand
                 return subscription
-            case .awaitingFirst, .switching:
+            case .awaitingFirst, .handingOver:
                 self.demand += demand
                 return nil
             case .second(let subscription):
@@ -273,7 +273,7 @@ where Downstream.Input == Logic.Second.Output, Downstream.Failure == Logic.Failu
             case .first(let subscription), .second(let subscription):
                 state = .terminal
                 return (subscription, logic.take())
-            case .awaitingFirst, .switching:
+            case .awaitingFirst, .handingOver:
                 if Logic.followsCatchRules { return (nil, nil) }
                 state = .terminal
                 return (nil, logic.take())
@@ -307,17 +307,17 @@ where Downstream.Input == Logic.Second.Output, Downstream.Failure == Logic.Failu
         static var presentation: UpstreamSidePresentation { .owner }
 
         @inlinable
-        func receive(subscription: any Subscription, owner: SwitchingProducer) {
+        func receive(subscription: any Subscription, owner: HandoverProducer) {
             owner.firstReceive(subscription: subscription)
         }
 
         @inlinable
-        func receive(_ input: Logic.Second.Output, owner: SwitchingProducer) -> Subscribers.Demand {
+        func receive(_ input: Logic.Second.Output, owner: HandoverProducer) -> Subscribers.Demand {
             owner.firstReceive(input)
         }
 
         @inlinable
-        func receive(completion: Subscribers.Completion<Logic.FirstFailure>, owner: SwitchingProducer) {
+        func receive(completion: Subscribers.Completion<Logic.FirstFailure>, owner: HandoverProducer) {
             owner.firstReceive(completion: completion)
         }
     }
