@@ -1,44 +1,9 @@
-/// The latest value of each upstream of a combine-latest publisher, and the tuple they make.
-///
-/// ``Publishers/CombineLatest``, ``Publishers/CombineLatest3`` and ``Publishers/CombineLatest4`` each
-/// define one: a struct with an optional stored property per upstream.
-@usableFromInline
-protocol CombineLatestBuffers {
-    /// The tuple of every upstream's latest value.
-    associatedtype Output
-
-    /// Buffers holding no value.
-    init()
-
-    /// The tuple of the latest values, once every upstream has sent one.
-    var output: Output? { get }
-
-    /// The latest values in upstream order, `nil` where none arrived yet, for the mirror.
-    var mirrorValues: [Any?] { get }
-}
-
 /// The subscription every combine-latest publisher gives its subscriber, and the parent of one
 /// ``UpstreamSide`` subscriber per upstream publisher, identified by its index.
 ///
-/// Behaviour, as in Combine:
-/// - Each upstream's latest value is kept (a buffer of one). Once every upstream has sent a value,
-///   each value that arrives while downstream has demand sends the tuple of the latest values down.
-///   A value that arrives without demand only replaces its upstream's latest value: nothing is sent
-///   when demand comes later.
-/// - Every request from downstream is passed on, as it is, to every upstream that has not finished;
-///   demand that downstream returns from a value is passed on the same way (returned to the upstream
-///   that sent the value, requested from the others). An upstream that subscribes late is asked for
-///   everything requested so far.
-/// - The stream finishes once every upstream has finished: an upstream that finishes without a value
-///   does not end it early. It fails with the first failure, cancelling the other upstreams.
-/// - Requesting no values stops the program, as in Combine.
-///
-/// Delivery is serialized with a ``DeliveryTurn``: one thread at a time sends downstream. A value
-/// from another thread meanwhile waits for the turn, then goes down on its own thread. A value sent
-/// on the delivering thread from inside a call to downstream is kept as its upstream's latest value
-/// but, as in Combine, sends nothing. A completion that arrives while a delivery is in progress (or
-/// before downstream has its subscription) goes down when the turn is given up. All state lives under
-/// `lock`; downstream and the upstreams are never called with it held.
+/// Its state, one ``CombineLatestState`` under `lock`, decides (the rules are written there); this
+/// class carries out the decisions with the lock released: downstream and the upstreams are never
+/// called with it held. Requesting no values stops the program, as in Combine.
 @usableFromInline
 final class CombineLatestInner<Buffers: CombineLatestBuffers, Downstream: Subscriber>: Subscription,
     BufferingUpstreamOwner, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -49,44 +14,8 @@ where Downstream.Input == Buffers.Output {
     @usableFromInline
     typealias UpstreamFailure = Downstream.Failure
 
-    /// One upstream's place.
     @usableFromInline
-    struct Upstream {
-        /// Its subscription, once received and until it ends.
-        @usableFromInline
-        var subscription: (any Subscription)?
-
-        /// It sent a subscription (a second one is cancelled).
-        @usableFromInline
-        var subscribed = false
-
-        /// It finished.
-        @usableFromInline
-        var finished = false
-
-        @inlinable
-        init() {}
-    }
-
-    /// What to do with a value from an upstream.
-    @usableFromInline
-    enum Arrival {
-        /// Nothing more: the stream has ended, or the value was kept without being sent.
-        case done
-        /// Another thread holds the turn: wait for it.
-        case wait
-        /// This thread holds the turn: send the tuple down.
-        case deliver(Downstream.Input)
-    }
-
-    /// What the thread giving up the turn does next.
-    @usableFromInline
-    enum Release {
-        /// Deliver the completion first.
-        case complete(Subscribers.Completion<Failure>)
-        /// The turn is given up, to this waiter if one was parked (wake it).
-        case released(TurnWaiter?)
-    }
+    typealias State = CombineLatestState<Buffers, Failure>
 
     @usableFromInline
     let downstream: Downstream
@@ -94,55 +23,15 @@ where Downstream.Input == Buffers.Output {
     @usableFromInline
     let lock = Lock()
 
-    /// Guarded by `lock`: the latest value of each upstream.
+    /// Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var buffers = Buffers()
-
-    /// Guarded by `lock`; emptied when the stream ends.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var upstreams: [Upstream]
-
-    /// Guarded by `lock`: how many upstreams have finished.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var finishedCount = 0
-
-    /// Guarded by `lock`: downstream's outstanding demand.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var demand = Subscribers.Demand.none
-
-    /// Guarded by `lock`: everything asked of the upstreams so far, for one that subscribes late.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var requested = Subscribers.Demand.none
-
-    /// Guarded by `lock`: which thread delivers to downstream, and who waits for it.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var turn = DeliveryTurn()
-
-    /// Guarded by `lock`: nothing more goes downstream except `pendingCompletion`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var isTerminal = false
-
-    /// Guarded by `lock`: downstream has received its subscription.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var isEstablished = false
-
-    /// Guarded by `lock`: the completion for the thread that gives up the turn to deliver.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var pendingCompletion: Subscribers.Completion<Failure>?
+    var state: State
 
     @inlinable
     init(downstream: Downstream, count: Int) {
         self.downstream = downstream
-        self.upstreams = Array(repeating: Upstream(), count: count)
+        self.state = State(upstreamCount: count)
     }
 
     /// Gives downstream its subscription, once every upstream has been subscribed, then delivers a
@@ -150,26 +39,15 @@ where Downstream.Input == Buffers.Output {
     @inlinable
     func establish() {
         downstream.receive(subscription: self)
-        let start = lock.withLock { () -> Bool in
-            isEstablished = true
-            guard pendingCompletion != nil, !turn.isHeld else { return false }
-            turn.take(by: .current)
-            return true
-        }
-        if start { releaseTurn() }
+        let thread = ThreadIdentity.current
+        if lock.withLock({ state.establish(thread: thread) }) { releaseTurn() }
     }
 
     // MARK: Upstreams
 
     @inlinable
     func receive(subscription: any Subscription, upstream index: Int) {
-        let first = lock.withLock { () -> Subscribers.Demand? in
-            guard !isTerminal, !upstreams[index].subscribed else { return nil }
-            upstreams[index].subscribed = true
-            upstreams[index].subscription = subscription
-            return requested
-        }
-        guard let first else {
+        guard let first = lock.withLock({ state.receive(subscription: subscription, index: index) }) else {
             subscription.cancel()
             return
         }
@@ -181,14 +59,10 @@ where Downstream.Input == Buffers.Output {
         _ input: Input, upstream index: Int, store: (inout Buffers, Input) -> Void
     ) -> Subscribers.Demand {
         let thread = ThreadIdentity.current
-        var arrival = lock.withLock {
-            arriveLocked(input, store: store, thread: thread, holdingTurn: false)
-        }
+        var arrival = lock.withLock { state.arrive(input, store: store, thread: thread, holdingTurn: false) }
         if case .wait = arrival {
-            awaitTurn(lock: lock) { turn.attempt(by: thread, mayPark: $0) }
-            arrival = lock.withLock {
-                arriveLocked(input, store: store, thread: thread, holdingTurn: true)
-            }
+            awaitTurn(lock: lock) { state.turn.attempt(by: thread, mayPark: $0) }
+            arrival = lock.withLock { state.arrive(input, store: store, thread: thread, holdingTurn: true) }
             guard case .deliver = arrival else {
                 releaseTurn()
                 return .none
@@ -196,25 +70,6 @@ where Downstream.Input == Buffers.Output {
         }
         guard case .deliver(let output) = arrival else { return .none }
         return deliver(output, from: index)
-    }
-
-    /// Decides what happens to a value. Call with `lock` held.
-    @inlinable
-    func arriveLocked<Input>(
-        _ input: Input, store: (inout Buffers, Input) -> Void, thread: ThreadIdentity, holdingTurn: Bool
-    ) -> Arrival {
-        guard !isTerminal else { return .done }
-        if !holdingTurn, turn.isHeld {
-            guard turn.holder == thread else { return .wait }
-            // Sent from inside a call to downstream: as in Combine, kept but not sent.
-            store(&buffers, input)
-            return .done
-        }
-        store(&buffers, input)
-        guard demand > 0, let output = buffers.output else { return .done }
-        if demand != .unlimited { demand -= 1 }
-        if !holdingTurn { turn.take(by: thread) }
-        return .deliver(output)
     }
 
     /// Sends a tuple down on the thread holding the turn, passes on the demand downstream returns,
@@ -226,12 +81,7 @@ where Downstream.Input == Buffers.Output {
             releaseTurn()
             return .none
         }
-        let others = lock.withLock { () -> [Upstream]? in
-            guard !isTerminal, demand != .unlimited else { return nil }
-            demand += more
-            requested += more
-            return upstreams
-        }
+        let others = lock.withLock { state.returned(more) }
         releaseTurn()
         guard let others else { return .none }
         for (other, upstream) in others.enumerated() where other != index {
@@ -242,32 +92,17 @@ where Downstream.Input == Buffers.Output {
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>, upstream index: Int) {
-        let ended = lock.withLock { () -> (released: [Upstream], buffers: Buffers, start: Bool)? in
-            guard !isTerminal else { return nil }
-            if case .finished = completion {
-                guard !upstreams[index].finished else { return nil }
-                upstreams[index].finished = true
-                upstreams[index].subscription = nil
-                finishedCount += 1
-                guard finishedCount == upstreams.count else { return nil }
-            }
-            isTerminal = true
-            pendingCompletion = completion
-            let released = (upstreams, buffers)
-            upstreams = []
-            buffers = Buffers()
-            let start = isEstablished && !turn.isHeld
-            if start { turn.take(by: .current) }
-            return (released.0, released.1, start)
+        let thread = ThreadIdentity.current
+        guard let ending = lock.withLock({ state.complete(completion, index: index, thread: thread) }) else {
+            return
         }
-        guard let ended else { return }
         if case .failure = completion {
-            for (other, upstream) in ended.released.enumerated() where other != index {
+            for (other, upstream) in ending.released.enumerated() where other != index {
                 upstream.subscription?.cancel()
             }
         }
-        withExtendedLifetime(ended.buffers) {}
-        if ended.start { releaseTurn() }
+        withExtendedLifetime(ending.buffers) {}
+        if ending.start { releaseTurn() }
     }
 
     // MARK: Delivery
@@ -277,12 +112,7 @@ where Downstream.Input == Buffers.Output {
     @inlinable
     func releaseTurn() {
         // Usually nothing is due and nobody waits: give the turn up in one pass.
-        let released = lock.withLock { () -> Bool in
-            guard pendingCompletion == nil, !turn.hasWaiters else { return false }
-            turn.releaseUncontended()
-            return true
-        }
-        if !released { releaseTurnSlowly() }
+        if !lock.withLock({ state.releaseTurnIfIdle() }) { releaseTurnSlowly() }
     }
 
     /// Gives the turn up after delivering the completion that is due, or to a waiting thread.
@@ -290,11 +120,7 @@ where Downstream.Input == Buffers.Output {
     @inline(never)
     func releaseTurnSlowly() {
         while true {
-            let step = lock.withLock { () -> Release in
-                if isEstablished, let completion = pendingCompletion.take() { return .complete(completion) }
-                return .released(turn.release())
-            }
-            switch step {
+            switch lock.withLock({ state.nextRelease() }) {
             case .complete(let completion):
                 downstream.receive(completion: completion)
             case .released(let waiter):
@@ -309,27 +135,13 @@ where Downstream.Input == Buffers.Output {
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "A subscription's demand must be greater than zero, got \(demand)")
-        let upstreams = lock.withLock { () -> [Upstream] in
-            guard !isTerminal else { return [] }
-            self.demand += demand
-            requested += demand
-            return self.upstreams
-        }
+        let upstreams = lock.withLock { state.request(demand) }
         for upstream in upstreams { upstream.subscription?.request(demand) }
     }
 
     @inlinable
     func cancel() {
-        let ended = lock.withLock { () -> (released: [Upstream], buffers: Buffers)? in
-            pendingCompletion = nil
-            guard !isTerminal else { return nil }
-            isTerminal = true
-            let released = (upstreams, buffers)
-            upstreams = []
-            buffers = Buffers()
-            return released
-        }
-        guard let ended else { return }
+        guard let ended = lock.withLock({ state.cancel() }) else { return }
         withExtendedLifetime(ended.buffers) {}
         for upstream in ended.released { upstream.subscription?.cancel() }
     }
@@ -343,7 +155,7 @@ where Downstream.Input == Buffers.Output {
     @usableFromInline
     var customMirror: Mirror {
         let (subscriptions, demand, buffers) = lock.withLock {
-            (upstreams.map(\.subscription), self.demand, self.buffers.mirrorValues)
+            (state.upstreams.map(\.subscription), state.demand, state.buffers.mirrorValues)
         }
         return Mirror(
             self,

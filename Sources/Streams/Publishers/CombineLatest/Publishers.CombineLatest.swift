@@ -113,25 +113,3 @@ extension Publishers {
 extension Publishers.CombineLatest: Equatable where A: Equatable, B: Equatable {}
 
 extension Publishers.CombineLatest: Sendable where A: Sendable, B: Sendable {}
-
-/// The latest values of the two upstreams of ``Publishers/CombineLatest``.
-@usableFromInline
-struct CombineLatest2Buffers<A, B>: CombineLatestBuffers {
-    @usableFromInline
-    var a: A?
-
-    @usableFromInline
-    var b: B?
-
-    @inlinable
-    init() {}
-
-    @inlinable
-    var output: (A, B)? {
-        guard let a, let b else { return nil }
-        return (a, b)
-    }
-
-    @usableFromInline
-    var mirrorValues: [Any?] { [a, b] }
-}

@@ -127,28 +127,3 @@ extension Publishers {
 extension Publishers.CombineLatest3: Equatable where A: Equatable, B: Equatable, C: Equatable {}
 
 extension Publishers.CombineLatest3: Sendable where A: Sendable, B: Sendable, C: Sendable {}
-
-/// The latest values of the three upstreams of ``Publishers/CombineLatest3``.
-@usableFromInline
-struct CombineLatest3Buffers<A, B, C>: CombineLatestBuffers {
-    @usableFromInline
-    var a: A?
-
-    @usableFromInline
-    var b: B?
-
-    @usableFromInline
-    var c: C?
-
-    @inlinable
-    init() {}
-
-    @inlinable
-    var output: (A, B, C)? {
-        guard let a, let b, let c else { return nil }
-        return (a, b, c)
-    }
-
-    @usableFromInline
-    var mirrorValues: [Any?] { [a, b, c] }
-}

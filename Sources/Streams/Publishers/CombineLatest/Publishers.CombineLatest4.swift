@@ -140,31 +140,3 @@ extension Publishers {
 extension Publishers.CombineLatest4: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable {}
 
 extension Publishers.CombineLatest4: Sendable where A: Sendable, B: Sendable, C: Sendable, D: Sendable {}
-
-/// The latest values of the four upstreams of ``Publishers/CombineLatest4``.
-@usableFromInline
-struct CombineLatest4Buffers<A, B, C, D>: CombineLatestBuffers {
-    @usableFromInline
-    var a: A?
-
-    @usableFromInline
-    var b: B?
-
-    @usableFromInline
-    var c: C?
-
-    @usableFromInline
-    var d: D?
-
-    @inlinable
-    init() {}
-
-    @inlinable
-    var output: (A, B, C, D)? {
-        guard let a, let b, let c, let d else { return nil }
-        return (a, b, c, d)
-    }
-
-    @usableFromInline
-    var mirrorValues: [Any?] { [a, b, c, d] }
-}
