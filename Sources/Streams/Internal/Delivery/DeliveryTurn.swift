@@ -104,6 +104,14 @@ struct DeliveryTurn {
         holder = thread
     }
 
+    /// Takes the turn for `thread` if nobody holds it; returns whether it did.
+    @inlinable
+    mutating func takeIfFree(by thread: ThreadIdentity) -> Bool {
+        guard !isHeld else { return false }
+        holder = thread
+        return true
+    }
+
     /// Gives the turn up, with nobody waiting.
     @inlinable
     mutating func releaseUncontended() {

@@ -127,9 +127,8 @@ struct CombineLatestState<Buffers: CombineLatestBuffers, Failure: Error> {
     @inlinable
     mutating func establish(thread: ThreadIdentity) -> Bool {
         isEstablished = true
-        guard pendingCompletion != nil, !turn.isHeld else { return false }
-        turn.take(by: thread)
-        return true
+        guard pendingCompletion != nil else { return false }
+        return turn.takeIfFree(by: thread)
     }
 
     // MARK: Upstreams
@@ -189,9 +188,7 @@ struct CombineLatestState<Buffers: CombineLatestBuffers, Failure: Error> {
         isTerminal = true
         pendingCompletion = completion
         let (released, buffers) = end()
-        let start = isEstablished && !turn.isHeld
-        if start { turn.take(by: thread) }
-        return Ending(released: released, buffers: buffers, start: start)
+        return Ending(released: released, buffers: buffers, start: isEstablished && turn.takeIfFree(by: thread))
     }
 
     // MARK: Delivery

@@ -170,9 +170,8 @@ struct MergeState<Input, Failure: Error> {
         slots[index].finished = true
         slots[index].subscription = nil
         finishedCount += 1
-        guard finishedCount == slots.count, !turn.isHeld else { return false }
-        turn.take(by: thread)
-        return true
+        guard finishedCount == slots.count else { return false }
+        return turn.takeIfFree(by: thread)
     }
 
     /// Upstream `index` failed: returns how the stream ends, unless it already has.
@@ -185,11 +184,10 @@ struct MergeState<Input, Failure: Error> {
             if let subscription = slot.subscription { cancel.append(subscription) }
         }
         let released = releaseSlots()
-        guard !turn.isHeld else {
+        guard turn.takeIfFree(by: thread) else {
             pendingFailure = failure
             return Failing(cancel: cancel, released: released, deliver: false)
         }
-        turn.take(by: thread)
         return Failing(cancel: cancel, released: released, deliver: true)
     }
 
@@ -235,9 +233,7 @@ struct MergeState<Input, Failure: Error> {
         if !wasUnlimited, demand == .unlimited {
             unleash = slots.compactMap(\.subscription)
         }
-        guard !turn.isHeld else { return (false, unleash) }
-        turn.take(by: thread)
-        return (true, unleash)
+        return (turn.takeIfFree(by: thread), unleash)
     }
 
     /// Downstream cancelled: returns the slots, whose subscriptions to cancel, unless the stream

@@ -309,11 +309,10 @@ struct ZipState<Buffers: ZipBuffers, Failure: Error> {
         let bit: UInt8 = 1 << index
         guard !isTerminal, finished & bit == 0 else { return nil }
         let (cancel, released) = end()
-        guard !turn.isHeld else {
+        guard turn.takeIfFree(by: thread) else {
             pendingFailure = failure
             return Ending(cancel: cancel, released: released, deliver: false)
         }
-        turn.take(by: thread)
         return Ending(cancel: cancel, released: released, deliver: true)
     }
 
