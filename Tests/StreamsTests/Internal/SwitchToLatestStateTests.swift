@@ -1,0 +1,110 @@
+@testable import Streams
+import Testing
+
+/// SwitchToLatest's state machine on its own, single-threaded: every decision it returns, for every
+/// transition, without a lock, a thread or a subscriber. Two threads are stood for by two identities.
+@Suite struct SwitchToLatestStateTests {
+    /// A subscription that the tests tell apart from the others.
+    final class SubscriptionStub: Subscription {
+        func request(_ demand: Subscribers.Demand) {}
+
+        func cancel() {}
+    }
+
+    let me = ThreadIdentity(rawValue: 1)
+    let other = ThreadIdentity(rawValue: 2)
+
+    func same(_ subscription: (any Subscription)?, _ stub: SubscriptionStub) -> Bool {
+        subscription.map { ObjectIdentifier($0 as AnyObject) == ObjectIdentifier(stub) } ?? false
+    }
+
+    /// A state with the outer subscription and inner publisher 1 subscribed.
+    func running() -> (SwitchToLatestState, outer: SubscriptionStub, inner: SubscriptionStub) {
+        var state = SwitchToLatestState()
+        let outer = SubscriptionStub()
+        let inner = SubscriptionStub()
+        let accepted = state.receiveOuter(subscription: outer)
+        #expect(accepted)
+        #expect(state.receiveOuterValue()?.index == 1)
+        #expect(state.receiveInner(subscription: inner, index: 1) == Subscribers.Demand.none)
+        return (state, outer, inner)
+    }
+
+    @Test func aNewInnerPublisherReplacesTheCurrentOneAndGetsTheOutstandingDemand() {
+        var (state, _, inner) = running()
+        #expect(same(state.request(.max(3)), inner))
+        let next = state.receiveOuterValue()
+        #expect(next?.index == 2)
+        #expect(same(next?.replaced, inner))
+        // The replaced publisher's late subscription is refused; the new one gets the demand.
+        #expect(state.receiveInner(subscription: SubscriptionStub(), index: 1) == nil)
+        #expect(state.receiveInner(subscription: SubscriptionStub(), index: 2) == .max(3))
+    }
+
+    @Test func onlyTheCurrentInnerPublishersValuesGoDown() {
+        var (state, _, _) = running()
+        _ = state.request(.max(2))
+        guard case .deliver(.taken) = state.receiveValue(from: 1, thread: me) else {
+            Issue.record("the current publisher's value goes down")
+            return
+        }
+        guard case .wait = state.receiveValue(from: 1, thread: other) else {
+            Issue.record("another thread holds the turn: wait")
+            return
+        }
+        guard case .deliver(.nested) = state.receiveValue(from: 1, thread: me) else {
+            Issue.record("the holder re-enters: nested")
+            return
+        }
+        #expect(state.demand == Subscribers.Demand.none)
+        #expect(state.delivered(more: .max(1), releasingTurn: true) == nil)
+        _ = state.receiveOuterValue()
+        guard case .drop = state.receiveValue(from: 1, thread: me) else {
+            Issue.record("a replaced publisher's value is dropped")
+            return
+        }
+    }
+
+    @Test func aValueThatWaitedIsDroppedIfItsPublisherWasReplacedMeanwhile() {
+        var (state, _, _) = running()
+        _ = state.request(.max(1))
+        state.turn.take(by: me)
+        _ = state.receiveOuterValue()
+        guard case .drop(nil) = state.resumeValue(from: 1) else {
+            Issue.record("the replaced publisher's value is dropped and the turn given up")
+            return
+        }
+        #expect(!state.turn.isHeld)
+    }
+
+    @Test func theOuterFinishingWaitsForTheCurrentInnerPublisher() {
+        var (state, outer, inner) = running()
+        let ending = state.receiveOuterCompletion(failed: false, thread: me)
+        #expect(ending.delivery == nil)
+        #expect(same(ending.release, outer))
+        let innerEnding = state.receiveInnerCompletion(from: 1, failed: false, thread: me)
+        #expect(innerEnding.delivery == .taken)
+        #expect(same(innerEnding.release, inner))
+        #expect(innerEnding.cancel == nil)
+    }
+
+    @Test func anInnerFailureCancelsTheOuterAndEndsTheStream() {
+        var (state, outer, _) = running()
+        let ending = state.receiveInnerCompletion(from: 1, failed: true, thread: other)
+        #expect(same(ending.cancel, outer))
+        #expect(ending.delivery == .taken)
+        let later = state.receiveOuterCompletion(failed: false, thread: me)
+        #expect(later.delivery == nil)
+        #expect(state.receiveOuterValue() == nil)
+    }
+
+    @Test func cancelHandsBackBothSubscriptionsOnce() {
+        var (state, outer, inner) = running()
+        let cancelled = state.cancel()
+        #expect(same(cancelled.inner, inner))
+        #expect(same(cancelled.outer, outer))
+        let again = state.cancel()
+        #expect(again.inner == nil && again.outer == nil)
+        #expect(state.receiveOuterValue() == nil)
+    }
+}
