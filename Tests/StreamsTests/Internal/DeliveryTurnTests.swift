@@ -55,9 +55,9 @@ import Testing
 
     @Test func pacedDeliveryTellsEachCallerWhatToDo() {
         var delivery = PacedDelivery<Int>()
-        // Run on the test's own thread: the delivery reads the current thread itself.
-        #expect(delivery.enqueue(1) == .drain)
-        #expect(delivery.enqueue(2) == .none)
+        #expect(delivery.enqueue(1, thread: first) == .drain)
+        // Queued from inside the delivery: the draining thread delivers it next.
+        #expect(delivery.enqueue(2, thread: first) == .none)
         var waiter: TurnWaiter?
         #expect(delivery.next(handingOverTo: &waiter) == 1)
         #expect(delivery.next(handingOverTo: &waiter) == 2)
@@ -69,8 +69,8 @@ import Testing
     @Test func pacedDeliveryTellsAnotherThreadToWaitAndHandsItTheTurn() {
         var delivery = PacedDelivery<Int>()
         delivery.turn.take(by: first)
-        #expect(delivery.enqueue(1) == .waitThenDrain)
-        guard case .parked(let parked) = delivery.turn.attempt(by: .current, mayPark: true) else {
+        #expect(delivery.enqueue(1, thread: second) == .waitThenDrain)
+        guard case .parked(let parked) = delivery.turn.attempt(by: second, mayPark: true) else {
             Issue.record("the caller queues for the turn")
             return
         }
@@ -79,13 +79,13 @@ import Testing
         #expect(delivery.next(handingOverTo: &waiter) == 1)
         #expect(delivery.next(handingOverTo: &waiter) == nil)
         #expect(waiter === parked)
-        #expect(delivery.turn.holder == .current)
+        #expect(delivery.turn.holder == second)
     }
 
     @Test func discardingDropsWhatWaits() {
         var delivery = PacedDelivery<Int>()
-        _ = delivery.enqueue(1)
-        _ = delivery.enqueue(2)
+        _ = delivery.enqueue(1, thread: first)
+        _ = delivery.enqueue(2, thread: second)
         delivery.discard()
         var waiter: TurnWaiter?
         #expect(delivery.next(handingOverTo: &waiter) == nil)

@@ -3,8 +3,8 @@
 ///
 /// These operators reach their downstream from scheduled actions, and on a concurrent scheduler two
 /// of those can run at once; a synchronous scheduler can also run one from inside a delivery. The
-/// operator keeps one `PacedDelivery` under its lock, and delivery follows the rules of
-/// ``DeliveryTurn``. Whoever has something to deliver calls ``enqueue(_:)``, which says what the caller
+/// operator keeps one `PacedDelivery` in its state (a ``PacedState``), and delivery follows the rules of
+/// ``DeliveryTurn``. Whoever has something to deliver calls ``enqueue(_:thread:)``, which says what the caller
 /// must do next (``Duty``): if nobody holds the turn, the caller takes it and drains — after
 /// releasing the lock it takes events with ``next(handingOverTo:)`` (under the lock again) and
 /// delivers each with the lock released, until the queue is empty; if the caller itself is draining
@@ -14,7 +14,7 @@
 /// queue holds at most one event per thread.
 @usableFromInline
 struct PacedDelivery<Event> {
-    /// What a caller of ``enqueue(_:)`` must do once it has released the lock.
+    /// What a caller of ``enqueue(_:thread:)`` must do once it has released the lock.
     @usableFromInline
     enum Duty: Int, Comparable {
         /// Nothing: the event waits for the draining thread, which is the caller.
@@ -42,13 +42,10 @@ struct PacedDelivery<Event> {
     /// Queues an event; returns what the caller must do. Of several events queued under one hold of
     /// the lock, the caller does the most demanding of the duties returned (`max`).
     @inlinable
-    mutating func enqueue(_ event: Event) -> Duty {
+    mutating func enqueue(_ event: Event, thread: ThreadIdentity) -> Duty {
         queue.append(event)
-        if !turn.isHeld {
-            turn.take(by: .current)
-            return .drain
-        }
-        return turn.holder == .current ? .none : .waitThenDrain
+        if turn.takeIfFree(by: thread) { return .drain }
+        return turn.holder == thread ? .none : .waitThenDrain
     }
 
     /// The next event for the deliverer, or `nil` when the queue is empty, which ends the drain: the
@@ -66,39 +63,5 @@ struct PacedDelivery<Event> {
     @inlinable
     mutating func discard() {
         queue = FIFOQueue()
-    }
-}
-
-/// The inner of an operator that reaches its downstream through a ``PacedDelivery``: what doing the
-/// caller's ``PacedDelivery/Duty`` needs.
-///
-/// Conformers are final classes; `delivery` is their own stored property, guarded by `lock`.
-@usableFromInline
-protocol PacedDelivering: AnyObject {
-    associatedtype PacedEvent
-
-    var lock: Lock { get }
-
-    var delivery: PacedDelivery<PacedEvent> { get set }
-
-    /// Delivers queued events one at a time with the lock released, then gives the turn up. Called
-    /// by the thread holding the turn.
-    func drain()
-}
-
-extension PacedDelivering {
-    /// Does what ``PacedDelivery/enqueue(_:)`` asked of the caller.
-    @inlinable
-    func perform(_ duty: PacedDelivery<PacedEvent>.Duty) {
-        switch duty {
-        case .none:
-            return
-        case .drain:
-            drain()
-        case .waitThenDrain:
-            let thread = ThreadIdentity.current
-            awaitTurn(lock: lock) { delivery.turn.attempt(by: thread, mayPark: $0) }
-            drain()
-        }
     }
 }

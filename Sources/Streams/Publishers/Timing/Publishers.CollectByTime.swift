@@ -120,8 +120,8 @@ extension Publishers {
 }
 
 extension Publishers.CollectByTime {
-    /// The subscriber and subscription of a time-grouping collect: it keeps the buffer and the
-    /// repeating timer that empties it.
+    /// The subscriber and subscription of a time-grouping collect: a thin class around its
+    /// ``CollectByTimeState``, which keeps the buffer and the repeating timer that empties it.
     @usableFromInline
     final class Inner<Downstream: Subscriber>: Subscriber, Subscription, PacedDelivering, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -132,17 +132,8 @@ extension Publishers.CollectByTime {
         @usableFromInline
         typealias Failure = Upstream.Failure
 
-        /// What the inner owes its downstream.
         @usableFromInline
-        enum Event {
-            /// An array the timer (or the end of the stream) sent: the demand the downstream answers
-            /// with stays here.
-            case timed([Upstream.Output])
-            /// An array that reached the maximum count: the demand the downstream answers with is
-            /// passed upstream, multiplied by the count.
-            case full([Upstream.Output])
-            case completion(Subscribers.Completion<Upstream.Failure>)
-        }
+        typealias State = CollectByTimeState<Downstream, Upstream.Output>
 
         @usableFromInline
         let scheduler: Context
@@ -160,55 +151,9 @@ extension Publishers.CollectByTime {
         @usableFromInline
         let lock = Lock()
 
-        // Everything below is guarded by `lock`.
-
-        /// Released once the completion is delivered or the subscription is cancelled.
+        /// Guarded by `lock`.
         @usableFromInline
-        @exclusivity(unchecked)
-        var downstream: Downstream?
-
-        @usableFromInline
-        @exclusivity(unchecked)
-        var status = SubscriptionStatus.awaitingSubscription
-
-        /// How many arrays the downstream still wants.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var demand = Subscribers.Demand.none
-
-        @usableFromInline
-        @exclusivity(unchecked)
-        var buffer: [Upstream.Output] = []
-
-        /// The repeating timer, once the scheduler has returned it.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var timer: (any Cancellable)?
-
-        /// Counts the timers started, so that a timer replaced meanwhile is not kept.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var timerGeneration: UInt64 = 0
-
-        /// Whether a delivery of a full array is scheduled.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var isFullDeliveryScheduled = false
-
-        /// The upstream's completion, once its delivery has been scheduled.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var completion: Subscribers.Completion<Upstream.Failure>?
-
-        /// Whether the scheduled delivery of the completion has run: from then on, the remaining
-        /// arrays and the completion go out as demand allows.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var isFlushing = false
-
-        @usableFromInline
-        @exclusivity(unchecked)
-        var delivery = PacedDelivery<Event>()
+        var state: State
 
         @inlinable
         init(
@@ -218,7 +163,7 @@ extension Publishers.CollectByTime {
             count: Int?,
             options: Context.SchedulerOptions?
         ) {
-            self.downstream = downstream
+            self.state = State(downstream: downstream, count: count)
             self.scheduler = scheduler
             self.stride = stride
             self.count = count
@@ -227,12 +172,7 @@ extension Publishers.CollectByTime {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            let downstream = lock.withLock { () -> Downstream? in
-                guard case .awaitingSubscription = status else { return nil }
-                status = .subscribed(subscription)
-                return self.downstream
-            }
-            guard let downstream else {
+            guard let downstream = lock.withLock({ state.receive(subscription: subscription) }) else {
                 subscription.cancel()
                 return
             }
@@ -242,11 +182,7 @@ extension Publishers.CollectByTime {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let (accepted, isFull) = lock.withLock { () -> (Bool, Bool) in
-                guard status.isSubscribed else { return (false, false) }
-                buffer.append(input)
-                return (true, claimFullDelivery())
-            }
+            let (accepted, isFull) = lock.withLock { state.receive(input) }
             guard accepted else { return .none }
             if isFull {
                 // A full array starts a new interval, and goes out on the scheduler.
@@ -259,13 +195,7 @@ extension Publishers.CollectByTime {
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let (accepted, timer) = lock.withLock { () -> (Bool, (any Cancellable)?) in
-                guard status.isSubscribed else { return (false, nil) }
-                status = .terminal
-                self.completion = completion
-                if case .failure = completion { buffer = [] }
-                return (true, self.timer.take())
-            }
+            let (accepted, timer) = lock.withLock { state.receive(completion: completion) }
             guard accepted else { return }
             timer?.cancel()
             scheduleFlush()
@@ -275,42 +205,18 @@ extension Publishers.CollectByTime {
         @inlinable
         func scheduleFlush() {
             scheduler.schedule(options: options) {
-                let duty = self.lock.withLock { () -> PacedDelivery<Event>.Duty in
-                    guard self.downstream != nil else { return .none }
-                    self.isFlushing = true
-                    return self.flush()
-                }
-                self.perform(duty)
+                let thread = ThreadIdentity.current
+                self.perform(self.lock.withLock { self.state.startFlushing(thread: thread) }, thread: thread)
             }
-        }
-
-        /// Under the lock: whether the buffer holds a full array that the downstream wants and whose
-        /// delivery nobody has scheduled yet; if so, the caller must schedule it.
-        @inlinable
-        func claimFullDelivery() -> Bool {
-            guard status.isSubscribed, let count, buffer.count >= count, demand > 0, !isFullDeliveryScheduled else {
-                return false
-            }
-            isFullDeliveryScheduled = true
-            return true
         }
 
         @inlinable
         func scheduleFullDelivery() {
             scheduler.schedule(options: options) {
-                let duty = self.lock.withLock { () -> PacedDelivery<Event>.Duty in
-                    self.isFullDeliveryScheduled = false
-                    guard self.status.isSubscribed, let count = self.count, self.buffer.count >= count,
-                        self.demand > 0
-                    else { return .none }
-                    self.demand -= 1
-                    let array = Array(self.buffer.prefix(count))
-                    self.buffer.removeFirst(count)
-                    return self.delivery.enqueue(.full(array))
-                }
-                self.perform(duty)
+                let thread = ThreadIdentity.current
+                self.perform(self.lock.withLock { self.state.fullDeliveryDue(thread: thread) }, thread: thread)
                 // Values that came in meanwhile may have filled another array.
-                if self.lock.withLock({ self.claimFullDelivery() }) {
+                if self.lock.withLock({ self.state.claimFullDelivery() }) {
                     self.scheduleFullDelivery()
                 }
             }
@@ -319,10 +225,7 @@ extension Publishers.CollectByTime {
         /// Starts the repeating timer from now, replacing the running one.
         @inlinable
         func restartTimer() {
-            let (generation, previous) = lock.withLock { () -> (UInt64, (any Cancellable)?) in
-                timerGeneration &+= 1
-                return (timerGeneration, self.timer.take())
-            }
+            let (generation, previous) = lock.withLock { state.restartTimer() }
             previous?.cancel()
             let timer = scheduler.schedule(
                 after: scheduler.now.advanced(by: stride),
@@ -332,107 +235,43 @@ extension Publishers.CollectByTime {
             ) {
                 self.tick()
             }
-            let isCurrent = lock.withLock { () -> Bool in
-                guard status.isSubscribed, timerGeneration == generation else { return false }
-                self.timer = timer
-                return true
-            }
-            if !isCurrent { timer.cancel() }
+            if !lock.withLock({ state.keep(timer, of: generation) }) { timer.cancel() }
         }
 
         /// One interval ended: what it collected goes out, if the downstream wants it.
         @inlinable
         func tick() {
-            let duty = lock.withLock { () -> PacedDelivery<Event>.Duty in
-                guard status.isSubscribed, demand > 0, !buffer.isEmpty else { return .none }
-                demand -= 1
-                return delivery.enqueue(.timed(takeArray()))
-            }
-            perform(duty)
+            let thread = ThreadIdentity.current
+            perform(lock.withLock { state.tick(thread: thread) }, thread: thread)
         }
 
-        /// Under the lock: removes the next array from the buffer, at most `count` long.
+        /// Hands an array or the completion to downstream, and passes on the demand it answers with.
         @inlinable
-        func takeArray() -> [Upstream.Output] {
-            guard let count, buffer.count > count else {
-                defer { buffer = [] }
-                return buffer
-            }
-            defer { buffer.removeFirst(count) }
-            return Array(buffer.prefix(count))
-        }
-
-        /// Under the lock, after the upstream completed: queues what is left as demand allows, then
-        /// the completion. Returns what the caller must do (see ``PacedDelivery/Duty``).
-        @inlinable
-        func flush() -> PacedDelivery<Event>.Duty {
-            var duty = PacedDelivery<Event>.Duty.none
-            while !buffer.isEmpty, demand > 0 {
-                demand -= 1
-                duty = Swift.max(duty, delivery.enqueue(.timed(takeArray())))
-            }
-            if buffer.isEmpty, let completion = completion.take() {
-                duty = Swift.max(duty, delivery.enqueue(.completion(completion)))
-            }
-            return duty
-        }
-
-        /// Delivers queued events one at a time, with the lock released during each call. The caller
-        /// holds the turn; the drain gives it up.
-        @inlinable
-        func drain() {
-            var handedOver: TurnWaiter?
-            defer { handedOver?.unpark() }
-            while let (event, downstream) = lock.withLock({ () -> (Event, Downstream)? in
-                // Once cancelled, nothing more goes out: emptying the queue ends the drain.
-                guard let downstream = self.downstream else {
-                    delivery.discard()
-                    _ = delivery.next(handingOverTo: &handedOver)
-                    return nil
+        func deliver(_ event: State.Event, to downstream: Downstream) {
+            switch event {
+            case .timed(let array):
+                let additional = downstream.receive(array)
+                if additional > 0 { addDemand(additional, upstream: nil, isDelivering: true) }
+            case .full(let array):
+                let additional = downstream.receive(array)
+                if additional > 0 {
+                    addDemand(additional, upstream: additional * (count ?? 1), isDelivering: true)
                 }
-                guard let event = delivery.next(handingOverTo: &handedOver) else { return nil }
-                if case .completion = event {
-                    self.downstream = nil
-                    delivery.discard()
-                }
-                return (event, downstream)
-            }) {
-                switch event {
-                case .timed(let array):
-                    let additional = downstream.receive(array)
-                    if additional > 0 { addDemand(additional, upstream: nil, isDelivering: true) }
-                case .full(let array):
-                    let additional = downstream.receive(array)
-                    if additional > 0 {
-                        addDemand(additional, upstream: additional * (count ?? 1), isDelivering: true)
-                    }
-                case .completion(let completion):
-                    downstream.receive(completion: completion)
-                }
+            case .completion(let completion):
+                downstream.receive(completion: completion)
             }
         }
 
-        /// Adds demand for arrays and asks upstream for `upstreamDemand` elements, if given. What the
-        /// new demand lets through goes out on the scheduler, or, when the demand comes back from a
-        /// delivery after the upstream completed, right after it.
+        /// Adds demand for arrays and asks upstream for `upstreamDemand` elements, if given.
         @inlinable
         func addDemand(
             _ additional: Subscribers.Demand, upstream upstreamDemand: Subscribers.Demand?, isDelivering: Bool
         ) {
-            let (subscription, scheduleFull, scheduleFlush) = lock.withLock {
-                () -> ((any Subscription)?, Bool, Bool) in
-                guard downstream != nil else { return (nil, false, false) }
-                demand += additional
-                guard !isFlushing else {
-                    // The deliverer picks up what `flush` queues when this call returns.
-                    if isDelivering { _ = flush() }
-                    return (nil, false, !isDelivering)
-                }
-                return (status.subscription, claimFullDelivery(), false)
-            }
-            if let upstreamDemand { subscription?.request(upstreamDemand) }
-            if scheduleFull { scheduleFullDelivery() }
-            if scheduleFlush { self.scheduleFlush() }
+            let thread = ThreadIdentity.current
+            let change = lock.withLock { state.add(additional, isDelivering: isDelivering, thread: thread) }
+            if let upstreamDemand { change.subscription?.request(upstreamDemand) }
+            if change.scheduleFull { scheduleFullDelivery() }
+            if change.scheduleFlush { scheduleFlush() }
         }
 
         @inlinable
@@ -443,15 +282,7 @@ extension Publishers.CollectByTime {
 
         @inlinable
         func cancel() {
-            let (subscription, timer) = lock.withLock { () -> ((any Subscription)?, (any Cancellable)?) in
-                let subscription = status.subscription
-                status = .terminal
-                downstream = nil
-                buffer = []
-                completion = nil
-                delivery.discard()
-                return (subscription, self.timer.take())
-            }
+            let (subscription, timer) = lock.withLock { state.cancel() }
             timer?.cancel()
             subscription?.cancel()
         }
@@ -461,7 +292,7 @@ extension Publishers.CollectByTime {
 
         @usableFromInline
         var customMirror: Mirror {
-            let (downstream, buffer) = lock.withLock { (self.downstream, self.buffer) }
+            let (downstream, buffer) = lock.withLock { (state.downstream, state.buffer) }
             return Mirror(self, children: ["downstream": downstream as Any, "buffer": buffer])
         }
 

@@ -100,10 +100,10 @@ extension Publishers {
 }
 
 extension Publishers.Debounce {
-    /// The subscriber and subscription of a debounce: it keeps the latest element and the timer that
-    /// will publish it.
+    /// The subscriber and subscription of a debounce: a thin class around its ``DebounceState``,
+    /// which keeps the latest element and the timer that will publish it.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, PacedDownstreamDelivering,
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, PacedDelivering,
         CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline
@@ -111,10 +111,6 @@ extension Publishers.Debounce {
 
         @usableFromInline
         typealias Failure = Upstream.Failure
-
-        /// What the inner owes its downstream.
-        @usableFromInline
-        typealias Event = ScheduledEvent<Upstream.Output, Upstream.Failure>
 
         @usableFromInline
         let dueTime: Context.SchedulerTimeType.Stride
@@ -128,44 +124,9 @@ extension Publishers.Debounce {
         @usableFromInline
         let lock = Lock()
 
-        // Everything below is guarded by `lock`.
-
-        /// Released once the completion is delivered or the subscription is cancelled.
+        /// Guarded by `lock`.
         @usableFromInline
-        @exclusivity(unchecked)
-        var downstream: Downstream?
-
-        @usableFromInline
-        @exclusivity(unchecked)
-        var status = SubscriptionStatus.awaitingSubscription
-
-        @usableFromInline
-        @exclusivity(unchecked)
-        var demand = Subscribers.Demand.none
-
-        /// The latest element from upstream.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var currentValue: Upstream.Output?
-
-        /// Counts elements: each one's timer publishes it only if no newer one came.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var generation: UInt64 = 0
-
-        /// The generation whose timer is waiting to publish `currentValue`, if any.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var armedGeneration: UInt64?
-
-        /// The waiting timer, once the scheduler has returned it.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var timer: (any Cancellable)?
-
-        @usableFromInline
-        @exclusivity(unchecked)
-        var delivery = PacedDelivery<Event>()
+        var state: DebounceState<Downstream>
 
         @inlinable
         init(
@@ -174,7 +135,7 @@ extension Publishers.Debounce {
             scheduler: Context,
             options: Context.SchedulerOptions?
         ) {
-            self.downstream = downstream
+            self.state = DebounceState(downstream: downstream)
             self.dueTime = dueTime
             self.scheduler = scheduler
             self.options = options
@@ -182,12 +143,7 @@ extension Publishers.Debounce {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            let downstream = lock.withLock { () -> Downstream? in
-                guard case .awaitingSubscription = status else { return nil }
-                status = .subscribed(subscription)
-                return self.downstream
-            }
-            guard let downstream else {
+            guard let downstream = lock.withLock({ state.receive(subscription: subscription) }) else {
                 subscription.cancel()
                 return
             }
@@ -197,14 +153,7 @@ extension Publishers.Debounce {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let started = lock.withLock { () -> (generation: UInt64, previous: (any Cancellable)?)? in
-                guard status.isSubscribed else { return nil }
-                generation &+= 1
-                currentValue = input
-                armedGeneration = generation
-                return (generation, self.timer.take())
-            }
-            guard let started else { return .none }
+            guard let started = lock.withLock({ state.receive(input) }) else { return .none }
             // A repeating schedule, as Combine uses: the first run publishes, and cancels the rest.
             let timer = scheduler.schedule(
                 after: scheduler.now.advanced(by: dueTime),
@@ -214,24 +163,14 @@ extension Publishers.Debounce {
             ) {
                 self.due(started.generation)
             }
-            let isCurrent = lock.withLock { () -> Bool in
-                guard armedGeneration == started.generation else { return false }
-                self.timer = timer
-                return true
-            }
-            if !isCurrent { timer.cancel() }
-            started.previous?.cancel()
+            if !lock.withLock({ state.keep(timer, of: started.generation) }) { timer.cancel() }
+            started.replaced?.cancel()
             return .none
         }
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let (accepted, timer) = lock.withLock { () -> (Bool, (any Cancellable)?) in
-                guard status.isSubscribed else { return (false, nil) }
-                status = .terminal
-                armedGeneration = nil
-                return (true, self.timer.take())
-            }
+            let (accepted, timer) = lock.withLock { state.receiveCompletion() }
             guard accepted else { return }
             timer?.cancel()
             scheduler.schedule {
@@ -239,62 +178,30 @@ extension Publishers.Debounce {
             }
         }
 
-        /// The timer of `generation` ran out: publishes the element if no newer one came.
-        ///
-        /// The element is queued for delivery in the same critical section that takes it: otherwise,
-        /// on a scheduler that runs actions on several threads, a newer element could be taken and
-        /// queued by its own timer in between, and go out first.
-        @inlinable
-        func due(_ generation: UInt64) {
-            let (timer, duty) = lock.withLock { () -> ((any Cancellable)?, PacedDelivery<Event>.Duty) in
-                guard status.isSubscribed, armedGeneration == generation, let value = currentValue else {
-                    return (nil, .none)
-                }
-                armedGeneration = nil
-                let timer = self.timer.take()
-                guard demand > 0 else { return (timer, .none) }
-                demand -= 1
-                return (timer, delivery.enqueue(.value(value)))
-            }
-            timer?.cancel()
-            perform(duty)
-        }
-
         /// Delivers the upstream's completion, on the scheduler, unless cancelled meanwhile.
         @inlinable
         func complete(_ completion: Subscribers.Completion<Upstream.Failure>) {
-            let duty = lock.withLock { () -> PacedDelivery<Event>.Duty in
-                guard downstream != nil else { return .none }
-                return delivery.enqueue(.completion(completion))
-            }
-            perform(duty)
+            let thread = ThreadIdentity.current
+            perform(lock.withLock { state.completionDue(completion, thread: thread) }, thread: thread)
         }
 
-        /// The latest element goes with the completion.
+        /// The timer of `generation` ran out: publishes the element if no newer one came.
         @inlinable
-        func releaseAtCompletion() {
-            currentValue = nil
+        func due(_ generation: UInt64) {
+            let thread = ThreadIdentity.current
+            let (timer, duty) = lock.withLock { state.due(generation, thread: thread) }
+            timer?.cancel()
+            perform(duty, thread: thread)
         }
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
-            lock.withLock {
-                guard status.isSubscribed else { return }
-                self.demand += demand
-            }
+            lock.withLock { state.request(demand) }
         }
 
         @inlinable
         func cancel() {
-            let (subscription, timer) = lock.withLock { () -> ((any Subscription)?, (any Cancellable)?) in
-                let subscription = status.subscription
-                status = .terminal
-                downstream = nil
-                currentValue = nil
-                armedGeneration = nil
-                delivery.discard()
-                return (subscription, self.timer.take())
-            }
+            let (subscription, timer) = lock.withLock { state.cancel() }
             timer?.cancel()
             subscription?.cancel()
         }
@@ -304,7 +211,7 @@ extension Publishers.Debounce {
 
         @usableFromInline
         var customMirror: Mirror {
-            let (downstream, demand, value) = lock.withLock { (self.downstream, self.demand, currentValue) }
+            let (downstream, demand, value) = lock.withLock { (state.downstream, state.demand, state.currentValue) }
             return Mirror(
                 self,
                 children: [

@@ -100,10 +100,10 @@ extension Publishers {
 }
 
 extension Publishers.Throttle {
-    /// The subscriber and subscription of a throttle: it keeps the element waiting for its turn and
-    /// the time of the last emission.
+    /// The subscriber and subscription of a throttle: a thin class around its ``ThrottleState``,
+    /// which keeps the element waiting for its turn and the time of the last emission.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, PacedDownstreamDelivering,
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, PacedDelivering,
         CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline
@@ -111,10 +111,6 @@ extension Publishers.Throttle {
 
         @usableFromInline
         typealias Failure = Upstream.Failure
-
-        /// What the inner owes its downstream.
-        @usableFromInline
-        typealias Event = ScheduledEvent<Upstream.Output, Upstream.Failure>
 
         @usableFromInline
         let interval: Context.SchedulerTimeType.Stride
@@ -128,45 +124,13 @@ extension Publishers.Throttle {
         @usableFromInline
         let lock = Lock()
 
-        // Everything below is guarded by `lock`.
-
-        /// Released once the completion is delivered or the subscription is cancelled.
+        /// Guarded by `lock`.
         @usableFromInline
-        @exclusivity(unchecked)
-        var downstream: Downstream?
-
-        /// Stays `subscribed` after the upstream completes, until the completion goes out, so that a
-        /// cancel in between still reaches upstream, as in Combine.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var status = SubscriptionStatus.awaitingSubscription
-
-        @usableFromInline
-        @exclusivity(unchecked)
-        var demand = Subscribers.Demand.none
-
-        /// The element scheduled to go out.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var pendingInput: Upstream.Output?
-
-        /// The upstream's completion, scheduled to go out.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var pendingCompletion: Subscribers.Completion<Upstream.Failure>?
-
-        /// When the last element went out.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var lastEmissionTime: Context.SchedulerTimeType?
-
-        @usableFromInline
-        @exclusivity(unchecked)
-        var delivery = PacedDelivery<Event>()
+        var state: ThrottleState<Downstream, Context.SchedulerTimeType>
 
         @inlinable
         init(downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context, latest: Bool) {
-            self.downstream = downstream
+            self.state = ThrottleState(downstream: downstream)
             self.interval = interval
             self.scheduler = scheduler
             self.latest = latest
@@ -177,12 +141,7 @@ extension Publishers.Throttle {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            let downstream = lock.withLock { () -> Downstream? in
-                guard case .awaitingSubscription = status else { return nil }
-                status = .subscribed(subscription)
-                return self.downstream
-            }
-            guard let downstream else {
+            guard let downstream = lock.withLock({ state.receive(subscription: subscription) }) else {
                 subscription.cancel()
                 return
             }
@@ -194,20 +153,8 @@ extension Publishers.Throttle {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            // `.some(last emission)` when the element is to be scheduled.
-            let (subscribed, scheduling) = lock.withLock { () -> (Bool, Context.SchedulerTimeType??) in
-                guard status.isSubscribed, pendingCompletion == nil else { return (false, nil) }
-                guard demand > 0 else { return (true, nil) }
-                if pendingInput != nil {
-                    if latest { pendingInput = input }
-                    return (true, nil)
-                }
-                demand -= 1
-                pendingInput = input
-                // Stays as it is until the element is emitted: nothing else is scheduled meanwhile.
-                return (true, .some(lastEmissionTime))
-            }
-            guard subscribed else { return .none }
+            let (live, scheduling) = lock.withLock { state.receive(input, latest: latest) }
+            guard live else { return .none }
             let now = scheduler.now
             guard let last = scheduling else { return .none }
             let emissionTime = last.map { Swift.max(now, $0.advanced(by: interval)) } ?? now
@@ -221,13 +168,7 @@ extension Publishers.Throttle {
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let mustSchedule = lock.withLock { () -> Bool? in
-                guard status.isSubscribed, pendingCompletion == nil else { return nil }
-                pendingCompletion = completion
-                // An element already scheduled takes the completion along when it goes out.
-                return pendingInput == nil
-            }
-            guard let mustSchedule else { return }
+            guard let mustSchedule = lock.withLock({ state.receive(completion: completion) }) else { return }
             _ = scheduler.now
             if mustSchedule {
                 scheduler.schedule { [weak self] in self?.emit() }
@@ -237,52 +178,20 @@ extension Publishers.Throttle {
         /// Sends what is scheduled: the waiting element, the completion, or both.
         @inlinable
         func emit() {
-            // As in Combine, the clock is read only when an element goes out without the completion.
-            let readsClock = lock.withLock { status.isSubscribed && pendingInput != nil && pendingCompletion == nil }
-            let now = readsClock ? scheduler.now : nil
-            let duty = lock.withLock { () -> PacedDelivery<Event>.Duty in
-                guard status.isSubscribed else { return .none }
-                let input = pendingInput.take()
-                let completion = pendingCompletion.take()
-                var duty = PacedDelivery<Event>.Duty.none
-                if let input {
-                    if completion == nil, let now { lastEmissionTime = now }
-                    duty = Swift.max(duty, delivery.enqueue(.value(input)))
-                }
-                if let completion {
-                    status = .terminal
-                    duty = Swift.max(duty, delivery.enqueue(.completion(completion)))
-                }
-                return duty
-            }
-            perform(duty)
+            let now = lock.withLock { state.emissionReadsClock } ? scheduler.now : nil
+            let thread = ThreadIdentity.current
+            perform(lock.withLock { state.emit(now: now, thread: thread) }, thread: thread)
         }
-
-        /// Nothing is held for later elements.
-        @inlinable
-        func releaseAtCompletion() {}
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
             guard demand > 0 else { return }
-            lock.withLock {
-                guard status.isSubscribed, pendingCompletion == nil else { return }
-                self.demand += demand
-            }
+            lock.withLock { state.request(demand) }
         }
 
         @inlinable
         func cancel() {
-            let subscription = lock.withLock { () -> (any Subscription)? in
-                let subscription = status.subscription
-                status = .terminal
-                downstream = nil
-                pendingInput = nil
-                pendingCompletion = nil
-                delivery.discard()
-                return subscription
-            }
-            subscription?.cancel()
+            lock.withLock { state.cancel() }?.cancel()
         }
 
         @usableFromInline
