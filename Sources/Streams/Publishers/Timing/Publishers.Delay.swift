@@ -115,25 +115,23 @@ extension Publishers {
 extension Publishers.Delay {
     /// The subscriber and subscription of `delay`.
     ///
-    /// Each upstream event joins `queue` and schedules one action `interval` later. An action that runs
-    /// counts one more event due and delivers the oldest due events, so that deliveries keep upstream's
-    /// order even if the scheduler runs two actions out of order or at the same time: the k-th action
-    /// to run always finds the k-th event due, since the k-th event's date is no later than that of any
-    /// event after it. Only one action delivers at a time; others leave their event to it. Nothing is
-    /// delivered before the downstream has returned from `receive(subscription:)`.
+    /// Each upstream event joins its ``ScheduledEventState`` and schedules one action `interval`
+    /// later. An action that runs counts one more event due and delivers the oldest due events, so
+    /// that deliveries keep upstream's order even if the scheduler runs two actions out of order or at
+    /// the same time: the k-th action to run always finds the k-th event due, since the k-th event's
+    /// date is no later than that of any event after it. Only one action delivers at a time; others
+    /// leave their event to it. Nothing is delivered before the downstream has returned from
+    /// `receive(subscription:)`.
     ///
     /// Like Combine's, it does not customize its description or mirror.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ScheduledEventDelivering
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline
         typealias Input = Upstream.Output
 
         @usableFromInline
         typealias Failure = Upstream.Failure
-
-        @usableFromInline
-        typealias Event = ScheduledEvent<Upstream.Output, Upstream.Failure>
 
         @usableFromInline
         let downstream: Downstream
@@ -153,33 +151,9 @@ extension Publishers.Delay {
         @usableFromInline
         let lock = Lock()
 
-        /// Guarded by `lock`. Stays `subscribed` until the completion is delivered or the subscription
-        /// is cancelled.
+        /// Guarded by `lock`.
         @usableFromInline
-        @exclusivity(unchecked)
-        var status = SubscriptionStatus.awaitingSubscription
-
-        /// Guarded by `lock`: upstream has completed; from then on, as in Combine, cancelling no longer
-        /// stops the delivery.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var upstreamCompleted = false
-
-        /// Guarded by `lock`: events not yet delivered, oldest first.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var queue = FIFOQueue<Event>()
-
-        /// Guarded by `lock`: how many scheduled actions have run whose event is not delivered yet.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var due = 0
-
-        /// Guarded by `lock`: an action is delivering — or the downstream has not returned from
-        /// `receive(subscription:)` yet, and due events wait for it.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var delivering = true
+        var state = ScheduledEventState<Downstream, Void>()
 
         @inlinable
         init(
@@ -198,28 +172,14 @@ extension Publishers.Delay {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            let accepted = lock.withLock {
-                guard case .awaitingSubscription = status else { return false }
-                status = .subscribed(subscription)
-                return true
-            }
-            guard accepted else {
+            guard lock.withLock({ state.receive(subscription: subscription) }) else {
                 subscription.cancel()
                 return
             }
             downstream.receive(subscription: self)
             // Events whose time came meanwhile are delivered by an action of their own, on the
             // scheduler.
-            let start = lock.withLock { () -> Bool in
-                guard due > 0, status.isSubscribed else {
-                    delivering = false
-                    return false
-                }
-                return true
-            }
-            if start {
-                scheduler.schedule(options: options) { self.deliverDue() }
-            }
+            subscriptionDelivered()
         }
 
         @inlinable
@@ -233,85 +193,30 @@ extension Publishers.Delay {
             enqueue(.completion(completion))
         }
 
-        /// Holds an upstream event and schedules its delivery `interval` from now.
+        /// Holds an upstream event and schedules its release `interval` from now.
         @inlinable
-        func enqueue(_ event: Event) {
-            let live = lock.withLock { () -> Bool in
-                guard status.isSubscribed, !upstreamCompleted else { return false }
-                if case .completion = event { upstreamCompleted = true }
-                queue.append(event)
-                return true
-            }
-            guard live else { return }
+        func enqueue(_ event: ScheduledEvent<Upstream.Output, Upstream.Failure>) {
+            guard lock.withLock({ state.enqueue(event) }) else { return }
             scheduler.schedule(
                 after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options
             ) {
-                self.fire()
+                self.release()
             }
         }
 
-        /// One event's time has come: deliver the oldest due events, unless another action is.
         @inlinable
-        func fire() {
-            let start = lock.withLock { () -> Bool in
-                due += 1
-                guard !delivering else { return false }
-                delivering = true
-                return true
-            }
-            if start { deliverDue() }
-        }
-
-        /// Delivers the oldest due events, one at a time, until none is left.
-        @inlinable
-        func deliverDue() {
-            while let event = next() {
-                switch event {
-                case .value(let value):
-                    let demand = downstream.receive(value)
-                    if demand != .none, let subscription = lock.withLock({ status.subscription }) {
-                        subscription.request(demand)
-                    }
-                case .completion(let completion):
-                    downstream.receive(completion: completion)
-                }
-            }
-        }
-
-        /// Takes the oldest due event, or stops delivering if there is none.
-        @inlinable
-        func next() -> Event? {
-            lock.withLock { () -> Event? in
-                guard due > 0, status.isSubscribed, let event = queue.popFirst() else {
-                    delivering = false
-                    queue.shrinkIfEmpty()
-                    return nil
-                }
-                due -= 1
-                if case .completion = event { status = .terminal }
-                return event
-            }
+        func scheduleDelivery() {
+            scheduler.schedule(options: options) { self.deliverReleased() }
         }
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
-            let subscription = lock.withLock { upstreamCompleted ? nil : status.subscription }
-            subscription?.request(demand)
+            forward(demand)
         }
 
         @inlinable
         func cancel() {
-            let (subscription, discarded) = lock.withLock {
-                () -> ((any Subscription)?, FIFOQueue<Event>) in
-                guard !upstreamCompleted, let subscription = status.subscription else {
-                    return (nil, FIFOQueue())
-                }
-                status = .terminal
-                return (subscription, queue.removeAll())
-            }
-            // The undelivered values are released here, outside the lock.
-            withExtendedLifetime(discarded) {}
-            subscription?.cancel()
+            cancelUpstream()
         }
     }
 }

@@ -102,7 +102,7 @@ extension Publishers.ReceiveOn {
     /// The subscriber and subscription of `receive(on:)`.
     ///
     /// As in Combine, each value and the completion reach the downstream through an action of their
-    /// own on the scheduler; see ``ScheduledEventDelivering`` for how they keep their order.
+    /// own on the scheduler; its ``ScheduledEventState`` keeps them in order.
     @usableFromInline
     final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ScheduledEventDelivering,
         CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -112,9 +112,6 @@ extension Publishers.ReceiveOn {
 
         @usableFromInline
         typealias Failure = Upstream.Failure
-
-        @usableFromInline
-        typealias Event = ScheduledEvent<Upstream.Output, Upstream.Failure>
 
         @usableFromInline
         let downstream: Downstream
@@ -128,33 +125,10 @@ extension Publishers.ReceiveOn {
         @usableFromInline
         let lock = Lock()
 
-        /// Guarded by `lock`. Stays `subscribed` until the completion is delivered or the subscription
-        /// is cancelled.
+        /// Guarded by `lock`.
         @usableFromInline
         @exclusivity(unchecked)
-        var status = SubscriptionStatus.awaitingSubscription
-
-        /// Guarded by `lock`: upstream has completed and its completion is on its way downstream.
-        /// From then on, as in Combine, cancelling no longer stops the delivery.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var upstreamCompleted = false
-
-        /// Guarded by `lock`: events not yet delivered, oldest first.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var pending = FIFOQueue<Event>()
-
-        /// Guarded by `lock`: how many of the `pending` events their scheduled action has released.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var released = 0
-
-        /// Guarded by `lock`: a thread is calling the downstream — or the downstream has not returned
-        /// from `receive(subscription:)` yet, since nothing may be delivered to it while it is there.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var delivering = true
+        var state = ScheduledEventState<Downstream, Void>()
 
         @inlinable
         init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
@@ -165,12 +139,7 @@ extension Publishers.ReceiveOn {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            let accepted = lock.withLock {
-                guard case .awaitingSubscription = status else { return false }
-                status = .subscribed(subscription)
-                return true
-            }
-            guard accepted else {
+            guard lock.withLock({ state.receive(subscription: subscription) }) else {
                 subscription.cancel()
                 return
             }
@@ -189,25 +158,12 @@ extension Publishers.ReceiveOn {
             enqueue(.completion(completion))
         }
 
-        /// Buffers an upstream event and schedules its delivery.
+        /// Holds an upstream event and schedules the action that releases it.
         @inlinable
-        func enqueue(_ event: Event) {
-            let accepted = lock.withLock { () -> Bool in
-                guard status.isSubscribed, !upstreamCompleted else { return false }
-                if case .completion = event { upstreamCompleted = true }
-                pending.append(event)
-                return true
-            }
-            if accepted {
+        func enqueue(_ event: ScheduledEvent<Upstream.Output, Upstream.Failure>) {
+            if lock.withLock({ state.enqueue(event) }) {
                 scheduler.schedule(options: options) { self.release() }
             }
-        }
-
-        /// `receive(on:)` has no completion of its own.
-        @inlinable
-        var ownCompletion: Subscribers.Completion<Upstream.Failure>? {
-            get { nil }
-            set {}
         }
 
         @inlinable
@@ -217,24 +173,12 @@ extension Publishers.ReceiveOn {
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
-            let subscription = lock.withLock { upstreamCompleted ? nil : status.subscription }
-            subscription?.request(demand)
+            forward(demand)
         }
 
         @inlinable
         func cancel() {
-            let (subscription, discarded) = lock.withLock {
-                () -> ((any Subscription)?, FIFOQueue<Event>) in
-                guard !upstreamCompleted, let subscription = status.subscription else {
-                    return (nil, FIFOQueue())
-                }
-                status = .terminal
-                released = 0
-                return (subscription, pending.removeAll())
-            }
-            // The undelivered values are released here, outside the lock.
-            withExtendedLifetime(discarded) {}
-            subscription?.cancel()
+            cancelUpstream()
         }
 
         @usableFromInline

@@ -130,8 +130,7 @@ extension Publishers.Timeout {
     ///
     /// As in Combine, the subscription, the first request and each value start a new timer, and each
     /// value and the upstream's completion reach the downstream through an action of their own on the
-    /// scheduler (see ``ScheduledEventDelivering``). A timer replaced or stopped is recognized by its
-    /// generation and ignored should it still fire.
+    /// scheduler. Its state, a ``ScheduledEventState`` with a ``TimeoutDeadline``, decides.
     @usableFromInline
     final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ScheduledEventDelivering,
         CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -141,9 +140,6 @@ extension Publishers.Timeout {
 
         @usableFromInline
         typealias Failure = Upstream.Failure
-
-        @usableFromInline
-        typealias Event = ScheduledEvent<Upstream.Output, Upstream.Failure>
 
         @usableFromInline
         let downstream: Downstream
@@ -163,57 +159,9 @@ extension Publishers.Timeout {
         @usableFromInline
         let lock = Lock()
 
-        /// Guarded by `lock`. Stays `subscribed` until a completion goes out, the time runs out or
-        /// the subscription is cancelled.
+        /// Guarded by `lock`.
         @usableFromInline
-        @exclusivity(unchecked)
-        var status = SubscriptionStatus.awaitingSubscription
-
-        /// Guarded by `lock`: upstream has completed; its completion is on its way.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var upstreamCompleted = false
-
-        /// Guarded by `lock`: events not yet delivered, oldest first.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var pending = FIFOQueue<Event>()
-
-        /// Guarded by `lock`: how many of the `pending` events their scheduled action has released.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var released = 0
-
-        /// Guarded by `lock`: a thread is calling the downstream — or the downstream has not returned
-        /// from `receive(subscription:)` yet. Others leave their event to it.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var delivering = true
-
-        /// Guarded by `lock`: the completion to deliver because the time ran out.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var ownCompletion: Subscribers.Completion<Upstream.Failure>?
-
-        /// Guarded by `lock`: whether the downstream has made its first request.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var requested = false
-
-        /// Guarded by `lock`: the generation of the current timer; older timers are stale.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var timerGeneration = 0
-
-        /// Guarded by `lock`: the current timer, once scheduled.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var timer: (any Cancellable)?
-
-        /// Guarded by `lock`: the thread starting the first timer, while it does.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var settingUp = ThreadIdentity.none
+        var state = ScheduledEventState<Downstream, TimeoutDeadline>(deadline: TimeoutDeadline())
 
         @inlinable
         init(
@@ -232,65 +180,45 @@ extension Publishers.Timeout {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            let generation = lock.withLock { () -> Int? in
-                guard case .awaitingSubscription = status else { return nil }
-                status = .subscribed(subscription)
-                settingUp = .current
-                timerGeneration += 1
-                return timerGeneration
-            }
-            guard let generation else {
+            let thread = ThreadIdentity.current
+            guard let generation = lock.withLock({ state.receiveTimed(subscription: subscription, thread: thread) })
+            else {
                 subscription.cancel()
                 return
             }
             startTimer(generation: generation)
-            lock.withLock { settingUp = .none }
+            lock.withLock { state.deadline.settingUp = .none }
             downstream.receive(subscription: self)
             subscriptionDelivered()
         }
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let restart = lock.withLock { () -> ((any Cancellable)?, Int)? in
-                guard status.isSubscribed, !upstreamCompleted else { return nil }
-                pending.append(.value(input))
-                timerGeneration += 1
-                return (timer.take(), timerGeneration)
-            }
-            guard let (replaced, generation) = restart else { return .none }
-            replaced?.cancel()
-            startTimer(generation: generation)
-            scheduler.schedule(options: options) { self.release() }
+            enqueue(.value(input))
             return .none
         }
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let stop = lock.withLock { () -> (any Cancellable)?? in
-                guard status.isSubscribed, !upstreamCompleted else { return nil }
-                upstreamCompleted = true
-                pending.append(.completion(completion))
-                timerGeneration += 1
-                return .some(timer.take())
-            }
-            guard let stopped = stop else { return }
+            enqueue(.completion(completion))
+        }
+
+        /// Holds an upstream event, restarts the timer after a value, and schedules the action that
+        /// releases the event.
+        @inlinable
+        func enqueue(_ event: ScheduledEvent<Upstream.Output, Upstream.Failure>) {
+            guard let (stopped, restart) = lock.withLock({ state.enqueueTimed(event) }) else { return }
             stopped?.cancel()
+            if let restart { startTimer(generation: restart) }
             scheduler.schedule(options: options) { self.release() }
         }
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
-            let (subscription, restart) = lock.withLock {
-                () -> ((any Subscription)?, ((any Cancellable)?, Int)?) in
-                guard let subscription = status.subscription else { return (nil, nil) }
-                guard !requested, !upstreamCompleted else { return (subscription, nil) }
-                requested = true
-                timerGeneration += 1
-                return (subscription, (timer.take(), timerGeneration))
-            }
+            let (subscription, restart) = lock.withLock { state.request() }
             guard let subscription else { return }
-            if let (replaced, generation) = restart {
-                replaced?.cancel()
+            if let (stopped, generation) = restart {
+                stopped?.cancel()
                 startTimer(generation: generation)
             }
             subscription.request(demand)
@@ -298,16 +226,7 @@ extension Publishers.Timeout {
 
         @inlinable
         func cancel() {
-            let (subscription, stopped, discarded) = lock.withLock {
-                () -> ((any Subscription)?, (any Cancellable)?, FIFOQueue<Event>) in
-                // A time-out that has not gone out yet does not go out after the cancel.
-                ownCompletion = nil
-                guard let subscription = status.subscription else { return (nil, nil, FIFOQueue()) }
-                status = .terminal
-                timerGeneration += 1
-                released = 0
-                return (subscription, timer.take(), pending.removeAll())
-            }
+            let (subscription, stopped, discarded) = lock.withLock { state.cancelTimed() }
             // The undelivered values are released here, outside the lock.
             withExtendedLifetime(discarded) {}
             stopped?.cancel()
@@ -326,41 +245,20 @@ extension Publishers.Timeout {
             ) {
                 self.timerFired(generation: generation)
             }
-            let stale = lock.withLock { () -> Bool in
-                guard timerGeneration == generation, status.isSubscribed else { return true }
-                timer = cancellable
-                return false
-            }
-            if stale { cancellable.cancel() }
+            if !lock.withLock({ state.keep(cancellable, of: generation) }) { cancellable.cancel() }
         }
 
         /// The timer of `generation` fired: unless it is stale, the time has run out.
         @inlinable
         func timerFired(generation: Int) {
-            let outcome = lock.withLock { () -> (any Subscription, (any Cancellable)?, FIFOQueue<Event>)? in
-                precondition(
-                    settingUp != .current,
-                    "timeout(_:scheduler:) needs a scheduler that runs its timer later, not while it is set: "
-                        + "its timer fired during the subscription (ImmediateScheduler cannot be used)")
-                guard timerGeneration == generation, !upstreamCompleted, let subscription = status.subscription
-                else { return nil }
-                status = .terminal
-                timerGeneration += 1
-                released = 0
-                return (subscription, timer.take(), pending.removeAll())
-            }
+            let thread = ThreadIdentity.current
+            let outcome = lock.withLock { state.timerFired(generation: generation, thread: thread) }
             guard let (subscription, stopped, discarded) = outcome else { return }
             withExtendedLifetime(discarded) {}
             stopped?.cancel()
             subscription.cancel()
             let completion: Subscribers.Completion<Upstream.Failure> = customError.map { .failure($0()) } ?? .finished
-            let deliverNow = lock.withLock { () -> Bool in
-                ownCompletion = completion
-                guard !delivering else { return false }
-                delivering = true
-                return true
-            }
-            if deliverNow { deliverReleased() }
+            if lock.withLock({ state.timedOut(completion) }) { deliverReleased() }
         }
 
         // MARK: Delivery
