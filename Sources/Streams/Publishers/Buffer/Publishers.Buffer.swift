@@ -115,14 +115,15 @@ extension Publishers.PrefetchStrategy: Hashable {}
 extension Publishers.PrefetchStrategy: Sendable {}
 
 extension Publishers.Buffer {
-    /// The subscriber to the upstream, and the subscription downstream sees.
+    /// The subscriber to the upstream, and the subscription downstream sees: a thin class around its
+    /// ``BufferState``, which decides.
     ///
-    /// Its state lives under `lock`. Buffered elements go downstream in batches from a drain loop
-    /// that runs on whichever thread holds `turn`: a request or an element arriving from another
-    /// thread meanwhile only updates the state, and the draining thread picks it up before it gives
-    /// the turn up, so downstream is never called from two threads at once, and never with the lock
-    /// held. A call made on the draining thread from inside downstream behaves as in Combine: a
-    /// request only adds demand, and an element or completion drains at once, nested.
+    /// Buffered elements go downstream in batches from a drain loop that runs on whichever thread
+    /// holds the state's turn: a request or an element arriving from another thread meanwhile only
+    /// updates the state, and the draining thread picks it up before it gives the turn up, so
+    /// downstream is never called from two threads at once, and never with the lock held. A call made
+    /// on the draining thread from inside downstream behaves as in Combine: a request only adds
+    /// demand, and an element or completion drains at once, nested.
     @usableFromInline
     final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -132,22 +133,6 @@ extension Publishers.Buffer {
 
         @usableFromInline
         typealias Failure = Upstream.Failure
-
-        /// What to do with an element from upstream, decided under the lock.
-        @usableFromInline
-        enum Arrival {
-            case ignore
-            case buffered
-            case makeError(() -> Failure, any Subscription)
-        }
-
-        /// What the drain loop does next, decided under the lock.
-        @usableFromInline
-        enum Step {
-            case deliver([Input])
-            case complete(Subscribers.Completion<Failure>)
-            case stop
-        }
 
         @usableFromInline
         let downstream: Downstream
@@ -159,41 +144,11 @@ extension Publishers.Buffer {
         let prefetch: Publishers.PrefetchStrategy
 
         @usableFromInline
-        let whenFull: Publishers.BufferingStrategy<Failure>
-
-        @usableFromInline
         let lock = Lock()
 
         /// Guarded by `lock`.
         @usableFromInline
-        @exclusivity(unchecked)
-        var status = SubscriptionStatus.awaitingSubscription
-
-        /// Guarded by `lock`: what downstream asked for and has not received.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var downstreamDemand = Subscribers.Demand.none
-
-        /// Guarded by `lock`: the buffered elements, oldest first.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var values = FIFOQueue<Input>()
-
-        /// Guarded by `lock`: how the stream ends, once known; it goes downstream after the buffered
-        /// elements (a failure, as soon as downstream has no demand left).
-        @usableFromInline
-        @exclusivity(unchecked)
-        var terminal: Subscribers.Completion<Failure>?
-
-        /// Guarded by `lock`: the `customError` closure is running.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var makingError = false
-
-        /// Guarded by `lock`: which thread is draining.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var turn = DeliveryTurn()
+        var state: BufferState<Input, Failure>
 
         @inlinable
         init(
@@ -203,14 +158,14 @@ extension Publishers.Buffer {
             self.downstream = downstream
             self.size = size
             self.prefetch = prefetch
-            self.whenFull = whenFull
+            self.state = BufferState(size: size, whenFull: whenFull)
         }
 
         // MARK: Upstream
 
         @inlinable
         func receive(subscription: any Subscription) {
-            guard lock.withLock({ status.accept(subscription) }) else {
+            guard lock.withLock({ state.status.accept(subscription) }) else {
                 subscription.cancel()
                 return
             }
@@ -220,37 +175,14 @@ extension Publishers.Buffer {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            let arrival = lock.withLock { () -> Arrival in
-                precondition(
-                    !makingError,
-                    "buffer(size:prefetch:whenFull:) received a value from inside its customError closure")
-                guard let subscription = status.subscription else { return .ignore }
-                if case .failure = terminal { return .ignore }
-                if values.count >= size {
-                    switch whenFull {
-                    case .dropNewest:
-                        return .buffered
-                    case .dropOldest:
-                        _ = values.popFirst()
-                    case .customError(let makeError):
-                        makingError = true
-                        return .makeError(makeError, subscription)
-                    }
-                }
-                values.append(input)
-                return .buffered
-            }
-            switch arrival {
+            switch lock.withLock({ state.arrive(input) }) {
             case .ignore:
                 return .none
             case .buffered:
                 return drain()
             case .makeError(let makeError, let subscription):
                 let error = makeError()
-                lock.withLock {
-                    makingError = false
-                    terminal = .failure(error)
-                }
+                lock.withLock { state.madeError(error) }
                 subscription.cancel()
                 return .none
             }
@@ -259,12 +191,7 @@ extension Publishers.Buffer {
         /// Records the first completion; it goes downstream once the buffer has drained.
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let accepted = lock.withLock { () -> Bool in
-                guard status.isSubscribed, terminal == nil else { return false }
-                terminal = completion
-                return true
-            }
-            if accepted { _ = drain() }
+            if lock.withLock({ state.complete(completion) }) { _ = drain() }
         }
 
         // MARK: Downstream
@@ -272,13 +199,7 @@ extension Publishers.Buffer {
         @inlinable
         func request(_ demand: Subscribers.Demand) {
             let thread = ThreadIdentity.current
-            let subscription = lock.withLock { () -> (any Subscription)? in
-                guard let subscription = status.subscription else { return nil }
-                downstreamDemand += demand
-                guard case .taken = turn.enter(by: thread) else { return nil }
-                return subscription
-            }
-            guard let subscription else { return }
+            guard let subscription = lock.withLock({ state.request(demand, thread: thread) }) else { return }
             let more = drainHoldingTurn(releasing: true)
             if more > 0 { subscription.request(more) }
         }
@@ -286,12 +207,8 @@ extension Publishers.Buffer {
         /// Cancels upstream and drops the buffered elements.
         @inlinable
         func cancel() {
-            let subscription = lock.withLock { () -> (any Subscription)? in
-                guard let subscription = status.subscription else { return nil }
-                status = .terminal
-                values = FIFOQueue()
-                return subscription
-            }
+            let (subscription, dropped) = lock.withLock { state.cancel() }
+            withExtendedLifetime(dropped) {}
             subscription?.cancel()
         }
 
@@ -303,7 +220,7 @@ extension Publishers.Buffer {
         @inlinable
         func drain() -> Subscribers.Demand {
             let thread = ThreadIdentity.current
-            switch lock.withLock({ turn.enter(by: thread) }) {
+            switch lock.withLock({ state.turn.enter(by: thread) }) {
             case .taken: return drainHoldingTurn(releasing: true)
             case .nested: return drainHoldingTurn(releasing: false)
             case .busy: return .none
@@ -311,17 +228,11 @@ extension Publishers.Buffer {
         }
 
         /// Sends buffered elements, then the completion when it is due, while downstream has demand.
-        /// When `releasing`, gives the turn up in the same critical section that finds nothing more
-        /// to do, so that work another thread left meanwhile is never stranded.
         @inlinable
         func drainHoldingTurn(releasing: Bool) -> Subscribers.Demand {
             var upstreamDemand = Subscribers.Demand.none
             while true {
-                let (step, waiter) = lock.withLock { () -> (Step, TurnWaiter?) in
-                    let step = nextStepLocked()
-                    if case .deliver = step { return (step, nil) }
-                    return (step, releasing ? turn.release() : nil)
-                }
+                let (step, waiter) = lock.withLock { state.next(releasing: releasing) }
                 waiter?.unpark()
                 switch step {
                 case .stop:
@@ -333,29 +244,9 @@ extension Publishers.Buffer {
                     var more = Subscribers.Demand.none
                     for value in batch { more += downstream.receive(value) }
                     if prefetch == .keepFull { upstreamDemand += batch.count }
-                    if more > 0 { lock.withLock { downstreamDemand += more } }
+                    if more > 0 { lock.withLock { state.add(more) } }
                 }
             }
-        }
-
-        /// Call with `lock` held.
-        @inlinable
-        func nextStepLocked() -> Step {
-            guard status.isSubscribed else { return .stop }
-            guard downstreamDemand > 0 else {
-                guard case .failure = terminal, let terminal else { return .stop }
-                status = .terminal
-                return .complete(terminal)
-            }
-            if values.isEmpty {
-                guard let terminal else { return .stop }
-                status = .terminal
-                return .complete(terminal)
-            }
-            let count = downstreamDemand.max.map { Swift.min($0, values.count) } ?? values.count
-            let batch = values.removeFirst(upTo: count)
-            downstreamDemand -= count
-            return .deliver(batch)
         }
 
         @usableFromInline
@@ -365,8 +256,8 @@ extension Publishers.Buffer {
         var customMirror: Mirror {
             let children: [Mirror.Child] = lock.withLock {
                 [
-                    ("values", Array(values)), ("state", status), ("downstreamDemand", downstreamDemand),
-                    ("terminal", terminal as Any),
+                    ("values", Array(state.values)), ("state", state.status),
+                    ("downstreamDemand", state.downstreamDemand), ("terminal", state.terminal as Any),
                 ]
             }
             return Mirror(self, children: children)
