@@ -8,9 +8,11 @@
 #
 # What is checked, and how:
 # - Every fenced ```swift block in the catalog's .md and .tutorial files is extracted into a file of
-#   its own and type-checked alone, as the main file of a program (so top-level statements are
-#   fine). A block with `import` lines of its own is checked exactly as written, and must import
-#   what it uses. A block without any `import` is checked as a fragment of a file that begins with
+#   its own and type-checked alone (unless it continues the block before it, see below), as the
+#   main file of a program (so top-level statements are fine). A block with `import` lines of its
+#   own is checked exactly as written, and must import what it uses; `@testable import Streams`
+#   works, since a debug build enables testing, and makes the module's internal names visible. A
+#   block without any `import` is checked as a fragment of a file that begins with
 #   `import Foundation`, `import Streams`, `import StreamsTesting` and `import Testing`.
 # - Tutorials: each `@Code(name: ..., file: ...)` of a .tutorial file replaces the file called
 #   `name` in that tutorial's project, step after step. At every step, the project as it stands
@@ -25,7 +27,11 @@
 # Opting out: a fenced block that is deliberately not code that compiles (a signature excerpt, a
 # sketch with placeholders) is skipped when the nearest non-blank line above its opening fence is
 #     <!-- doc-code: skip -->
-# DocC does not render HTML comments, so the marker does not show in the documentation.
+# Continuing: an example built up over several blocks, with prose between them, is checked as one
+# program when each block after the first has this as the nearest non-blank line above its fence:
+#     <!-- doc-code: continues -->
+# The block is then appended to the one before it in the same file (the imports of the first block
+# apply to all). DocC does not render HTML comments, so neither marker shows in the documentation.
 #
 # Scratch files go to .build/doc-code (rewritten on every run). After a build of the package the
 # check takes a few seconds; on a fresh clone, building the two modules first adds about 15.
@@ -78,18 +84,20 @@ copy_source() {
 # 2. Fenced swift blocks in articles and tutorials.
 blocks=0
 while IFS= read -r -d '' doc; do
-    # Prints, for each block to check: a line "@@ <first line number> <has imports: 1|0>", then the
-    # block's lines with the fence's indentation removed. Blocks end at a line "@@end".
+    # Prints, for each block to check: a line "@@ <first line number> <has imports: 1|0>
+    # <continues the block before: 1|0>", then the block's lines with the fence's indentation
+    # removed. Blocks end at a line "@@end".
     awk '
         function indent_of(s) { match(s, /^[ \t]*/); return RLENGTH }
         !inblock && /^[ \t]*```[ \t]*[Ss]wift[ \t]*$/ {
             inblock = 1; skip = (last == "<!-- doc-code: skip -->"); start = NR + 1
+            continues = (last == "<!-- doc-code: continues -->")
             cut = indent_of($0); n = 0; imports = 0; next
         }
         inblock && /^[ \t]*```[ \t]*$/ {
             inblock = 0
             if (!skip) {
-                print "@@ " start " " imports
+                print "@@ " start " " imports " " continues
                 for (i = 1; i <= n; i++) print lines[i]
                 print "@@end"
             }
@@ -105,17 +113,27 @@ while IFS= read -r -d '' doc; do
         { t = $0; gsub(/^[ \t]+|[ \t]+$/, "", t); if (t != "") last = t }
     ' "$doc" >"$work/blocks.txt"
     file=""
+    previous=""  # the file of this document's last checked block, which a continuing block extends
     while IFS= read -r line; do
-        if [[ $line =~ ^@@\ ([0-9]+)\ ([01])$ ]]; then
+        if [[ $line =~ ^@@\ ([0-9]+)\ ([01])\ ([01])$ ]]; then
             blocks=$((blocks + 1))
-            new_unit "$doc:$((BASH_REMATCH[1] - 1)) (swift block)" main
-            file=$dir/main.swift
-            if [ "${BASH_REMATCH[2]}" = 0 ]; then
-                printf 'import Foundation\nimport Streams\nimport StreamsTesting\nimport Testing\n' >"$file"
+            if [ "${BASH_REMATCH[3]}" = 1 ]; then
+                if [ -z "$previous" ]; then
+                    echo "$doc:$((BASH_REMATCH[1] - 1)): error: a block marked 'continues' follows no checked block" >&2
+                    exit 1
+                fi
+                file=$previous
+            else
+                new_unit "$doc:$((BASH_REMATCH[1] - 1)) (swift block)" main
+                file=$dir/main.swift
+                if [ "${BASH_REMATCH[2]}" = 0 ]; then
+                    printf 'import Foundation\nimport Streams\nimport StreamsTesting\nimport Testing\n' >"$file"
+                fi
             fi
             printf '#sourceLocation(file: "%s", line: %s)\n' "$doc" "${BASH_REMATCH[1]}" >>"$file"
         elif [ "$line" = "@@end" ]; then
             printf '\n#sourceLocation()\n' >>"$file"
+            previous=$file
             file=""
         else
             printf '%s\n' "$line" >>"$file"

@@ -12,36 +12,23 @@ import Synchronization
 
 // # How Streams serializes delivery across threads
 //
-// Everything in Streams that delivers to subscribers on behalf of whichever thread calls it — the
-// subjects (and through them `@Published`, `ObservableObjectPublisher` and `Store`) — follows the
-// same rules, built on the `DeliveryTurn` below:
+// A `DeliveryTurn` is the right to call subscribers, held by one thread at a time and kept by its
+// owner with the state its lock guards. The subjects (and through them `@Published`,
+// `ObservableObjectPublisher` and `Store`) deliver under one, and so do the operators that can be
+// called from several sources at once (merge, zip, combineLatest, flatMap, switchToLatest, buffer,
+// the paced deliveries, the untilOutputFrom operators). In short:
 //
-// 1. One thread at a time holds the turn and delivers. It calls out to subscribers with no lock
-//    held; the turn is not a lock that re-entrant calls could deadlock on.
-// 2. A call from another thread (send, send(completion:), a request owed a current value, a store
-//    update) waits for the turn, then delivers its own work on its own thread and returns: when it
-//    returns, every subscriber with demand has received its value. A sender cannot outrun delivery,
-//    so at most one piece of work per waiting thread exists at any moment: memory is bounded by the
-//    number of threads, never by the rate of sending.
-// 3. A re-entrant call — made by the holding thread from inside a delivery — is queued and done by
-//    that thread right after the delivery in progress, before the turn is given up. So every
-//    subscriber sees the same order of values, and nothing is delivered to a subscriber while it is
-//    still inside an earlier call. (Combine would nest the call instead; that is the documented
-//    difference.) What the holder queues this way is bounded by what its subscribers do, not by
-//    other threads.
-// 4. Subscribing and cancelling never wait for the turn (they would deadlock where Combine does
-//    not). A subscriber that attaches while another thread delivers is added between two
-//    deliveries; one cancelled meanwhile receives nothing after `cancel()` returns, except a value
-//    already being handed to it, and is let go once the delivery in progress ends. Both are bounded
-//    by the number of subscribers.
-// 5. Liveness. A waiting thread first spins and yields for a short while, competing for the turn;
-//    if it has still not got it, it queues and parks. From then on the turn is handed over directly
-//    to the queued threads in arrival order, and no other thread may take it while one is queued. A
-//    thread therefore competes for a bounded number of attempts and then is served after the threads
-//    queued before it: no waiting thread starves. Feedback on one thread (a subscriber sending into
-//    another subject whose subscriber sends back into this one) is re-entrant, hence queued, and
-//    does not wait. As in Combine, two threads that each deliver one subject while sending into the
-//    other's wait for each other.
+// 1. The holder calls out with no lock held.
+// 2. A call from another thread waits for the turn, then delivers its own work on its own thread
+//    and returns: memory is bounded by the number of threads, never by the rate of sending.
+// 3. A re-entrant call from the holder never waits. The subjects queue it for right after the
+//    delivery in progress; each operator documents what it does instead.
+// 4. Subscribing and cancelling never wait for the turn.
+// 5. A waiting thread spins, then yields, then parks; parked threads are handed the turn in
+//    arrival order, so none starves.
+//
+// The rules in full, with their reasons, are in the article "Writing a concurrent operator"
+// (Docs/Streams.docc/WritingAConcurrentOperator.md).
 
 /// The identity of a thread, for telling the thread that holds a ``DeliveryTurn`` from the others.
 @usableFromInline
