@@ -24,12 +24,10 @@ final class AsyncValuesSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
     final class Waiter {
         /// Guarded by the subscriber's lock; set while the call waits.
         @usableFromInline
-        @exclusivity(unchecked)
         var continuation: CheckedContinuation<Void, Never>?
 
         /// Guarded by the subscriber's lock: the call's result, `.success(nil)` for the end.
         @usableFromInline
-        @exclusivity(unchecked)
         var outcome: Result<Input?, Failure>?
 
         @inlinable
@@ -67,22 +65,18 @@ final class AsyncValuesSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
 
     /// Guarded by `lock`.
     @usableFromInline
-    @exclusivity(unchecked)
     var status = SubscriptionStatus.awaitingSubscription
 
     /// Guarded by `lock`: what was requested before the subscription arrived.
     @usableFromInline
-    @exclusivity(unchecked)
     var demandBeforeSubscription = Subscribers.Demand.none
 
     /// Guarded by `lock`: the pending calls, oldest first.
     @usableFromInline
-    @exclusivity(unchecked)
     var waiters = FIFOQueue<Waiter>()
 
     /// Guarded by `lock`: a failure that arrived while nobody was waiting, for the next call to throw.
     @usableFromInline
-    @exclusivity(unchecked)
     var unclaimedFailure: Failure?
 
     @inlinable

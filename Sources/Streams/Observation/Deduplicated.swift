@@ -86,10 +86,8 @@ public final class Deduplicated<Object: AnyObject, Snapshot: Equatable>: Observa
     private let makeSnapshot: (Object) -> Snapshot
     private let lock = Lock()
     /// Guarded by `lock`.
-    @exclusivity(unchecked)
     private var lastSnapshot: Snapshot
     /// Guarded by `lock`.
-    @exclusivity(unchecked)
     private var comparisonScheduled = false
     private var subscription: AnyCancellable?
 

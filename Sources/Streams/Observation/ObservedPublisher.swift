@@ -64,13 +64,10 @@ public final class ObservedPublisher<Value>: Publisher {
 
     private let lock = Lock()
     /// Guarded by `lock`.
-    @exclusivity(unchecked)
     private var current: Value
     /// Guarded by `lock`.
-    @exclusivity(unchecked)
     private var ownerSignals: ObservationSignals?
     /// Guarded by `lock`.
-    @exclusivity(unchecked)
     private var subscription: AnyCancellable?
     private let changes: CurrentValueSubject<Value, Never>
     private let registrar = ObservationRegistrar()

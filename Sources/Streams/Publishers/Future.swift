@@ -35,13 +35,11 @@ public final class Future<Output, Failure: Error>: Publisher {
 
     /// Guarded by `lock`: the outcome, once the promise has been called.
     @usableFromInline
-    @exclusivity(unchecked)
     var result: Result<Output, Failure>?
 
     /// Guarded by `lock`: the subscriptions waiting for the outcome, in the order they subscribed.
     /// Emptied when the promise is called.
     @usableFromInline
-    @exclusivity(unchecked)
     var waiting: [any FutureConduit<Output, Failure>] = []
 
     /// Creates a publisher that invokes a promise closure when the publisher emits an element.
@@ -133,17 +131,14 @@ final class FutureSubscription<Downstream: Subscriber>: FutureConduit, Subscript
 
     /// Guarded by `lock`; `nil` once the result is delivered or the subscription cancelled.
     @usableFromInline
-    @exclusivity(unchecked)
     var downstream: Downstream?
 
     /// Guarded by `lock`: whether the subscriber has requested anything.
     @usableFromInline
-    @exclusivity(unchecked)
     var hasAnyDemand = false
 
     /// Guarded by `lock`; released once the subscription ends.
     @usableFromInline
-    @exclusivity(unchecked)
     var parent: Future<Output, Failure>?
 
     @inlinable

@@ -42,7 +42,6 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription, Custo
 
     /// Guarded by `lock`; `nil` once delivered or cancelled.
     @usableFromInline
-    @exclusivity(unchecked)
     var pending: (downstream: Downstream, value: Downstream.Input)?
 
     @usableFromInline

@@ -103,19 +103,14 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
     private let deliveryLock = NSRecursiveLock()
     private let name: Notification.Name
     /// Guarded by `lock`; `nil` once cancelled, like `center`.
-    @exclusivity(unchecked)
     private var downstream: Downstream?
     /// Guarded by `lock`.
-    @exclusivity(unchecked)
     private var demand = Subscribers.Demand.none
     /// Guarded by `lock`.
-    @exclusivity(unchecked)
     private var center: NotificationCenter?
     /// Guarded by `lock`.
-    @exclusivity(unchecked)
     private var object: AnyObject?
     /// Guarded by `lock`.
-    @exclusivity(unchecked)
     private var observer: (any NSObjectProtocol)?
 
     init(center: NotificationCenter, name: Notification.Name, object: AnyObject?, downstream: Downstream) {

@@ -88,12 +88,10 @@ extension Publishers.CollectByCount {
 
         /// Guarded by `lock`.
         @usableFromInline
-        @exclusivity(unchecked)
         var status = SubscriptionStatus.awaitingSubscription
 
         /// Guarded by `lock`: the elements of the array being filled.
         @usableFromInline
-        @exclusivity(unchecked)
         var buffer: [Upstream.Output] = []
 
         @inlinable

@@ -84,7 +84,6 @@ extension Publishers.Drop {
         /// How many elements are still to drop. Changed only by `receive(_:)`, which a publisher
         /// never calls concurrently with itself or with `receive(subscription:)`.
         @usableFromInline
-        @exclusivity(unchecked)
         var remaining: Int
 
         @usableFromInline
@@ -92,12 +91,10 @@ extension Publishers.Drop {
 
         /// Guarded by `lock`: the current upstream subscription, if any.
         @usableFromInline
-        @exclusivity(unchecked)
         var upstreamSubscription: (any Subscription)?
 
         /// Guarded by `lock`: what downstream requested while there was no upstream subscription.
         @usableFromInline
-        @exclusivity(unchecked)
         var pendingDemand = Subscribers.Demand.none
 
         @inlinable

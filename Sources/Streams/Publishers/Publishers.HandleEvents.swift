@@ -135,28 +135,22 @@ extension Publishers.HandleEvents {
 
         /// Guarded by `lock`.
         @usableFromInline
-        @exclusivity(unchecked)
         var status = SubscriptionStatus.awaitingSubscription
 
         /// Guarded by `lock`, like every closure below; all are dropped when the stream ends.
         @usableFromInline
-        @exclusivity(unchecked)
         var receiveSubscription: ((any Subscription) -> Void)?
 
         @usableFromInline
-        @exclusivity(unchecked)
         var receiveOutput: ((Upstream.Output) -> Void)?
 
         @usableFromInline
-        @exclusivity(unchecked)
         var receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Void)?
 
         @usableFromInline
-        @exclusivity(unchecked)
         var receiveCancel: (() -> Void)?
 
         @usableFromInline
-        @exclusivity(unchecked)
         var receiveRequest: ((Subscribers.Demand) -> Void)?
 
         @inlinable

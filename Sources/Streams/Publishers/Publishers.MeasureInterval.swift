@@ -106,12 +106,10 @@ extension Publishers.MeasureInterval {
 
         /// Guarded by `lock`.
         @usableFromInline
-        @exclusivity(unchecked)
         var status = SubscriptionStatus.awaitingSubscription
 
         /// Guarded by `lock`: when the previous value, or the subscription, arrived.
         @usableFromInline
-        @exclusivity(unchecked)
         var last: Context.SchedulerTimeType?
 
         @inlinable

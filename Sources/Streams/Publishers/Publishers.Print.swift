@@ -122,7 +122,6 @@ extension Publishers.Print {
 
         /// Guarded by `lock`.
         @usableFromInline
-        @exclusivity(unchecked)
         var status = SubscriptionStatus.awaitingSubscription
 
         @inlinable

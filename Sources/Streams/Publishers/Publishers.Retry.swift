@@ -94,43 +94,35 @@ extension Publishers.Retry {
 
         /// Guarded by `lock`: the subscriber; `nil` once the stream has ended, which releases it.
         @usableFromInline
-        @exclusivity(unchecked)
         var downstream: Downstream?
 
         /// Guarded by `lock`: what to subscribe to again; `nil` once the stream has ended.
         @usableFromInline
-        @exclusivity(unchecked)
         var upstream: Upstream?
 
         /// Guarded by `lock`: the live upstream subscription, if any.
         @usableFromInline
-        @exclusivity(unchecked)
         var subscription: (any Subscription)?
 
         /// Guarded by `lock`: attempts left; `nil` or negative for no limit.
         @usableFromInline
-        @exclusivity(unchecked)
         var remaining: Int?
 
         /// Guarded by `lock`: downstream's outstanding demand, carried over to each new subscription.
         @usableFromInline
-        @exclusivity(unchecked)
         var demand = Subscribers.Demand.none
 
         /// Guarded by `lock`: whether downstream has received this subscription.
         @usableFromInline
-        @exclusivity(unchecked)
         var sentSubscription = false
 
         /// Guarded by `lock`: a thread is inside `upstream.subscribe`; a failure arriving meanwhile
         /// asks it to subscribe again instead of recursing.
         @usableFromInline
-        @exclusivity(unchecked)
         var isResubscribing = false
 
         /// Guarded by `lock`.
         @usableFromInline
-        @exclusivity(unchecked)
         var needsResubscribe = false
 
         /// What to do with an upstream completion.

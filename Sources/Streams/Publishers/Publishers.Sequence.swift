@@ -66,33 +66,27 @@ where Downstream.Input == Iterator.Element {
 
     /// Guarded by `lock`; `nil` once finished or cancelled.
     @usableFromInline
-    @exclusivity(unchecked)
     var downstream: Downstream?
 
     /// Touched only by the emitting thread (the one that set `isEmitting`).
     @usableFromInline
-    @exclusivity(unchecked)
     var iterator: Iterator
 
     /// Touched only by the emitting thread: the element to send next, already taken from the iterator.
     @usableFromInline
-    @exclusivity(unchecked)
     var next: Iterator.Element?
 
     /// Guarded by `lock`.
     @usableFromInline
-    @exclusivity(unchecked)
     var demand = Subscribers.Demand.none
 
     /// Guarded by `lock`: whether a thread is in the emitting loop.
     @usableFromInline
-    @exclusivity(unchecked)
     var isEmitting = false
 
     /// Guarded by `lock`: the sequence, kept only to describe the subscription; `nil` once finished or
     /// cancelled.
     @usableFromInline
-    @exclusivity(unchecked)
     var sequence: Any?
 
     @inlinable

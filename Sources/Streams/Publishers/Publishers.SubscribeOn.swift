@@ -132,17 +132,14 @@ extension Publishers.SubscribeOn {
 
         /// Guarded by `lock`.
         @usableFromInline
-        @exclusivity(unchecked)
         var status = SubscriptionStatus.awaitingSubscription
 
         /// Guarded by `lock`: calls whose scheduled action has run, waiting for their turn upstream.
         @usableFromInline
-        @exclusivity(unchecked)
         var calls = ContiguousArray<UpstreamCall>()
 
         /// Guarded by `lock`: someone is making calls upstream.
         @usableFromInline
-        @exclusivity(unchecked)
         var calling = false
 
         @inlinable

@@ -132,7 +132,6 @@ extension Publishers.TryMap {
 
         /// Guarded by `lock`.
         @usableFromInline
-        @exclusivity(unchecked)
         var status = SubscriptionStatus.awaitingSubscription
 
         @inlinable

@@ -108,7 +108,6 @@ extension Publishers.TryScan {
 
         /// Guarded by `lock`.
         @usableFromInline
-        @exclusivity(unchecked)
         var status = SubscriptionStatus.awaitingSubscription
 
         /// Written only by `receive(_:)` and under `lock`, so that `receive(_:)` reads it freely and

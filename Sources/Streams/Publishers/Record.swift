@@ -180,17 +180,14 @@ final class RecordSubscription<Downstream: Subscriber>: Subscription, CustomStri
 
     /// Guarded by `lock`; `nil` once completed or cancelled.
     @usableFromInline
-    @exclusivity(unchecked)
     var downstream: Downstream?
 
     /// Guarded by `lock`: the recorded values; emptied once completed or cancelled.
     @usableFromInline
-    @exclusivity(unchecked)
     var output: [Output]
 
     /// Guarded by `lock`: the index of the next value to send.
     @usableFromInline
-    @exclusivity(unchecked)
     var nextIndex = 0
 
     @usableFromInline
@@ -198,12 +195,10 @@ final class RecordSubscription<Downstream: Subscriber>: Subscription, CustomStri
 
     /// Guarded by `lock`.
     @usableFromInline
-    @exclusivity(unchecked)
     var demand = Subscribers.Demand.none
 
     /// Guarded by `lock`: whether a thread is in the emitting loop.
     @usableFromInline
-    @exclusivity(unchecked)
     var isEmitting = false
 
     @inlinable

@@ -211,10 +211,8 @@ extension OperationQueue: Scheduler {
 private final class DelayedActionOperation: Operation, Cancellable, @unchecked Sendable {
     private let lock = Lock()
     /// Guarded by `lock`.
-    @exclusivity(unchecked)
     private var action: (() -> Void)?
     /// Guarded by `lock`.
-    @exclusivity(unchecked)
     private var isDue = false
 
     init(_ action: @escaping () -> Void) {
@@ -260,13 +258,10 @@ private final class RepeatingOperations: Cancellable, @unchecked Sendable {
     private let lock = Lock()
     private let interval: TimeInterval
     /// Guarded by `lock`; `nil` once cancelled, as are `queue` and `pending`.
-    @exclusivity(unchecked)
     private var action: (() -> Void)?
     /// Guarded by `lock`.
-    @exclusivity(unchecked)
     private var queue: OperationQueue?
     /// Guarded by `lock`.
-    @exclusivity(unchecked)
     private var pending: DelayedActionOperation?
 
     init(queue: OperationQueue, interval: TimeInterval, action: @escaping () -> Void) {

@@ -41,12 +41,10 @@ final class SubjectSubscriber<Target: Subject>: Subscriber, Subscription, Custom
 
     /// Guarded by `lock`.
     @usableFromInline
-    @exclusivity(unchecked)
     weak var subject: Target?
 
     /// Guarded by `lock`.
     @usableFromInline
-    @exclusivity(unchecked)
     var status = SubscriptionStatus.awaitingSubscription
 
     @inlinable

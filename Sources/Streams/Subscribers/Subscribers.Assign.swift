@@ -22,12 +22,10 @@ extension Subscribers {
 
         /// Guarded by `lock`.
         @usableFromInline
-        @exclusivity(unchecked)
         var status = SubscriptionStatus.awaitingSubscription
 
         /// Guarded by `lock`; `nil` once completed or cancelled.
         @usableFromInline
-        @exclusivity(unchecked)
         var target: Root?
 
         /// The object that contains the property to assign; `nil` once completed or cancelled.

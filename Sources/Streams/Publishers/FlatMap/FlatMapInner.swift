@@ -42,7 +42,6 @@ extension Publishers.FlatMap {
 
         /// Guarded by `lock`.
         @usableFromInline
-        @exclusivity(unchecked)
         var state: State
 
         @inlinable

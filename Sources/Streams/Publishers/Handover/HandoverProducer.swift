@@ -113,17 +113,14 @@ where Downstream.Input == Logic.Second.Output, Downstream.Failure == Logic.Failu
 
     /// Guarded by `lock`; `nil` once the first publisher completed or the stream was cancelled.
     @usableFromInline
-    @exclusivity(unchecked)
     var logic: Logic?
 
     /// Guarded by `lock`.
     @usableFromInline
-    @exclusivity(unchecked)
     var state = State.awaitingFirst
 
     /// Guarded by `lock`: downstream's outstanding demand while the first publisher is live.
     @usableFromInline
-    @exclusivity(unchecked)
     var demand = Subscribers.Demand.none
 
     @inlinable

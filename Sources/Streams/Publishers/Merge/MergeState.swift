@@ -163,7 +163,9 @@ struct MergeState<Input, Failure: Error> {
         return true
     }
 
-    /// Upstream `index` finished: returns whether this thread took the turn to deliver `.finished`.
+    /// Upstream `index` finished: returns whether this thread took the turn to drain, because every
+    /// upstream has now finished. The drain delivers what still waits, as demand allows, and then
+    /// `.finished`; with values waiting and no demand, it stops and a later request finishes.
     @inlinable
     mutating func finish(index: Int, thread: ThreadIdentity) -> Bool {
         guard !isTerminal, !slots[index].finished else { return false }

@@ -92,7 +92,6 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
 
     /// Touched only by `receive(_:)` and, after the last value, by the completion path.
     @usableFromInline
-    @exclusivity(unchecked)
     var logic: Logic
 
     @usableFromInline
@@ -100,7 +99,6 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
 
     /// Guarded by `lock`.
     @usableFromInline
-    @exclusivity(unchecked)
     var status = SubscriptionStatus.awaitingSubscription {
         didSet { isLive.set(status.isSubscribed) }
     }
@@ -111,12 +109,10 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
 
     /// Guarded by `lock`.
     @usableFromInline
-    @exclusivity(unchecked)
     var outcome = Outcome.folding
 
     /// Guarded by `lock`: whether downstream has asked for a value.
     @usableFromInline
-    @exclusivity(unchecked)
     var hasDemand = false
 
     /// The result before any value was folded in, kept for the mirror.
@@ -126,7 +122,6 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     /// Guarded by `lock`: the result the mirror shows. It is `initial` until the result is known, then
     /// the result, so that reading the mirror never races the fold.
     @usableFromInline
-    @exclusivity(unchecked)
     var shownResult: Logic.Output?
 
     @inlinable

@@ -90,7 +90,6 @@ extension Publishers.ReplaceEmpty {
 
         /// Guarded by `lock`.
         @usableFromInline
-        @exclusivity(unchecked)
         var status = SubscriptionStatus.awaitingSubscription
 
         /// Touched only by `receive(_:)` and `receive(completion:)`, which never run concurrently.
@@ -99,12 +98,10 @@ extension Publishers.ReplaceEmpty {
 
         /// Guarded by `lock`: whether downstream has ever requested values.
         @usableFromInline
-        @exclusivity(unchecked)
         var downstreamRequested = false
 
         /// Guarded by `lock`: the upstream finished empty and the replacement waits for a request.
         @usableFromInline
-        @exclusivity(unchecked)
         var replacementPending = false
 
         @inlinable

@@ -54,17 +54,14 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
 
     /// Guarded by `lock`.
     @usableFromInline
-    @exclusivity(unchecked)
     var status = SubscriptionStatus.awaitingSubscription
 
     /// Guarded by `lock`: downstream's outstanding demand.
     @usableFromInline
-    @exclusivity(unchecked)
     var demand = Subscribers.Demand.none
 
     /// Guarded by `lock`: the upstream completed and the replacement waits for demand.
     @usableFromInline
-    @exclusivity(unchecked)
     var replacementPending = false
 
     @inlinable

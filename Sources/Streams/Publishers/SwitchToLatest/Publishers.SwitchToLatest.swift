@@ -181,7 +181,6 @@ extension Publishers.SwitchToLatest {
 
         /// Guarded by `lock`.
         @usableFromInline
-        @exclusivity(unchecked)
         var state = SwitchToLatestState()
 
         @inlinable

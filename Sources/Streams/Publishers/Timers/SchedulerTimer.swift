@@ -89,12 +89,10 @@ public final class SchedulerTimer<Scheduler: Streams.Scheduler>: ConnectablePubl
 
     /// The attached subscriptions, in the order they attached.
     @usableFromInline
-    @exclusivity(unchecked)
     var subscriptions: [any TimerTickReceiver<Scheduler.SchedulerTimeType>] = []
 
     /// The repetitions of the live connections, by connection.
     @usableFromInline
-    @exclusivity(unchecked)
     var repetitions: [ObjectIdentifier: any Cancellable] = [:]
 
     /// Creates a publisher that emits the scheduler's current time on a repeating interval.
@@ -186,7 +184,6 @@ public final class SchedulerTimer<Scheduler: Streams.Scheduler>: ConnectablePubl
     final class Connection: Cancellable {
         /// Let go of on cancel; guarded by `lock`.
         @usableFromInline
-        @exclusivity(unchecked)
         var parent: SchedulerTimer?
 
         @usableFromInline
@@ -213,15 +210,12 @@ public final class SchedulerTimer<Scheduler: Streams.Scheduler>: ConnectablePubl
 
         // Guarded by `lock`: released on cancel or when a connection is cancelled.
         @usableFromInline
-        @exclusivity(unchecked)
         var downstream: Downstream?
 
         @usableFromInline
-        @exclusivity(unchecked)
         var demand = Subscribers.Demand.none
 
         @usableFromInline
-        @exclusivity(unchecked)
         weak var parent: SchedulerTimer?
 
         @inlinable

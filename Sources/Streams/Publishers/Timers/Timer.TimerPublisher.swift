@@ -96,7 +96,6 @@ extension Timer {
 
         /// The attached subscriptions, in the order they attached; guarded by `lock`.
         @usableFromInline
-        @exclusivity(unchecked)
         var subscriptions: [any TimerTickReceiver<Date>] = []
 
         /// Creates a publisher that repeatedly emits the current date on the given interval.
@@ -189,9 +188,7 @@ extension Timer {
         final class Connection: Cancellable, @unchecked Sendable {
             // @unchecked: `publisher` and `timer` are guarded by `lock`.
             let lock = Lock()
-            @exclusivity(unchecked)
             var publisher: TimerPublisher?
-            @exclusivity(unchecked)
             var timer: Timer?
 
             init(publisher: TimerPublisher) {
@@ -227,15 +224,12 @@ extension Timer {
 
             // Guarded by `lock`: released on cancel or when a connection is cancelled.
             @usableFromInline
-            @exclusivity(unchecked)
             var downstream: Downstream?
 
             @usableFromInline
-            @exclusivity(unchecked)
             var demand = Subscribers.Demand.none
 
             @usableFromInline
-            @exclusivity(unchecked)
             weak var parent: TimerPublisher?
 
             @inlinable

@@ -51,7 +51,6 @@ final class OtherSubscriber<Receiver: OtherPublisherReceiver>: Subscriber {
 
     /// Guarded by `lock`.
     @usableFromInline
-    @exclusivity(unchecked)
     var receiver: Receiver?
 
     @inlinable

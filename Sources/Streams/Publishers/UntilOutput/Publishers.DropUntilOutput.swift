@@ -113,44 +113,36 @@ extension Publishers.DropUntilOutput {
 
         /// Guarded by `lock`: the upstream subscription, while there is one.
         @usableFromInline
-        @exclusivity(unchecked)
         var upstreamSubscription: (any Subscription)?
 
         /// Guarded by `lock`: the other publisher's subscription, until it sends its first element
         /// or completes.
         @usableFromInline
-        @exclusivity(unchecked)
         var otherSubscription: (any Subscription)?
 
         /// Guarded by `lock`: the other publisher produced an element; upstream elements now pass.
         @usableFromInline
-        @exclusivity(unchecked)
         var triggered = false
 
         /// Guarded by `lock`: the other publisher completed before producing an element, so a further
         /// subscription from it is refused.
         @usableFromInline
-        @exclusivity(unchecked)
         var otherCompleted = false
 
         /// Guarded by `lock`: upstream completed.
         @usableFromInline
-        @exclusivity(unchecked)
         var upstreamCompleted = false
 
         /// Guarded by `lock`: downstream cancelled.
         @usableFromInline
-        @exclusivity(unchecked)
         var cancelled = false
 
         /// Guarded by `lock`: what downstream requested, less the elements dropped so far.
         @usableFromInline
-        @exclusivity(unchecked)
         var pendingDemand = Subscribers.Demand.none
 
         /// Guarded by `lock`: which thread is calling downstream.
         @usableFromInline
-        @exclusivity(unchecked)
         var turn = DeliveryTurn()
 
         /// Guarded by `lock` (set before anyone else sees this object): the subscriber to the other
@@ -159,7 +151,6 @@ extension Publishers.DropUntilOutput {
         /// other publisher that outlives the stream does not keep the downstream alive. Weak: the
         /// other publisher keeps it alive, and this object must not, while it holds this object.
         @usableFromInline
-        @exclusivity(unchecked)
         weak var trigger: Trigger?
 
         @inlinable

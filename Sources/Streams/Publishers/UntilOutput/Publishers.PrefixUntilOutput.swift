@@ -99,17 +99,14 @@ extension Publishers.PrefixUntilOutput {
 
         /// Guarded by `lock`: where this subscriber stands with upstream.
         @usableFromInline
-        @exclusivity(unchecked)
         var upstreamStatus = SubscriptionStatus.awaitingSubscription
 
         /// Guarded by `lock`: where the termination subscriber stands with the other publisher.
         @usableFromInline
-        @exclusivity(unchecked)
         var otherStatus = SubscriptionStatus.awaitingSubscription
 
         /// Guarded by `lock`: which thread is calling downstream.
         @usableFromInline
-        @exclusivity(unchecked)
         var turn = DeliveryTurn()
 
         /// Guarded by `lock` (set before anyone else sees this object): the subscriber to the other
@@ -118,7 +115,6 @@ extension Publishers.PrefixUntilOutput {
         /// told to let go of this object, and the downstream is not kept alive. Weak: the other
         /// publisher keeps it alive, and this object must not, while it holds this object.
         @usableFromInline
-        @exclusivity(unchecked)
         weak var termination: Termination?
 
         @inlinable
