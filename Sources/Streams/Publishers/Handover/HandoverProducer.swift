@@ -59,9 +59,8 @@ extension HandoverLogic where Failure == any Error {
 /// Downstream's outstanding demand is counted while the first publisher is live, so the second one is
 /// asked for exactly the values still owed. It subscribes to both publishers through ``UpstreamSide``
 /// subscribers that present themselves as the producer (its identity, description and mirror), as
-/// Combine's do. It is generic over
-/// the logic rather than subclassed per operator, so every call on the value path is static and
-/// specializes in the client.
+/// Combine's do. It is generic over the logic rather than subclassed per operator, so every call on
+/// the value path is static and specializes in the client.
 @usableFromInline
 final class HandoverProducer<Downstream: Subscriber, Logic: HandoverLogic>: Subscription,
     IndexedUpstreamOwner, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
