@@ -95,12 +95,8 @@ extension Publishers {
 }
 
 extension Publishers.SubscribeOn {
-    /// The subscriber and subscription of `subscribe(on:)`.
-    ///
-    /// Each request and the cancel are scheduled as their own action. The actions hand their call to
-    /// `calls`, and whichever finds nobody calling upstream makes the calls, oldest first, so upstream
-    /// is never called concurrently or re-entrantly, even from a concurrent scheduler or from within
-    /// one of its own requests.
+    /// The subscriber and subscription of `subscribe(on:)`: a thin class around its
+    /// ``SubscribeOnState``.
     @usableFromInline
     final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -110,13 +106,6 @@ extension Publishers.SubscribeOn {
 
         @usableFromInline
         typealias Failure = Upstream.Failure
-
-        /// A call to make on the upstream subscription.
-        @usableFromInline
-        enum UpstreamCall {
-            case request(any Subscription, Subscribers.Demand)
-            case cancel(any Subscription)
-        }
 
         @usableFromInline
         let downstream: Downstream
@@ -132,15 +121,7 @@ extension Publishers.SubscribeOn {
 
         /// Guarded by `lock`.
         @usableFromInline
-        var status = SubscriptionStatus.awaitingSubscription
-
-        /// Guarded by `lock`: calls whose scheduled action has run, waiting for their turn upstream.
-        @usableFromInline
-        var calls = ContiguousArray<UpstreamCall>()
-
-        /// Guarded by `lock`: someone is making calls upstream.
-        @usableFromInline
-        var calling = false
+        var state = SubscribeOnState()
 
         @inlinable
         init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
@@ -151,12 +132,7 @@ extension Publishers.SubscribeOn {
 
         @inlinable
         func receive(subscription: any Subscription) {
-            let accepted = lock.withLock {
-                guard case .awaitingSubscription = status else { return false }
-                status = .subscribed(subscription)
-                return true
-            }
-            guard accepted else {
+            guard lock.withLock({ state.status.accept(subscription) }) else {
                 subscription.cancel()
                 return
             }
@@ -165,24 +141,19 @@ extension Publishers.SubscribeOn {
 
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            guard lock.withLock({ status.isSubscribed }) else { return .none }
+            guard lock.withLock({ state.status.isSubscribed }) else { return .none }
             return downstream.receive(input)
         }
 
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let live = lock.withLock { () -> Bool in
-                guard status.isSubscribed else { return false }
-                status = .terminal
-                return true
-            }
-            guard live else { return }
+            guard lock.withLock({ state.status.complete() }) else { return }
             downstream.receive(completion: completion)
         }
 
         @inlinable
         func request(_ demand: Subscribers.Demand) {
-            guard let subscription = lock.withLock({ status.subscription }) else { return }
+            guard let subscription = lock.withLock({ state.status.subscription }) else { return }
             scheduler.schedule(options: options) {
                 self.call(.request(subscription, demand))
             }
@@ -190,12 +161,7 @@ extension Publishers.SubscribeOn {
 
         @inlinable
         func cancel() {
-            let subscription = lock.withLock { () -> (any Subscription)? in
-                guard let subscription = status.subscription else { return nil }
-                status = .terminal
-                return subscription
-            }
-            guard let subscription else { return }
+            guard let subscription = lock.withLock({ state.cancel() }) else { return }
             scheduler.schedule(options: options) {
                 self.call(.cancel(subscription))
             }
@@ -203,25 +169,10 @@ extension Publishers.SubscribeOn {
 
         /// Makes `call` upstream now, or after the calls already under way.
         @inlinable
-        func call(_ call: UpstreamCall) {
-            let start = lock.withLock { () -> Bool in
-                calls.append(call)
-                guard !calling else { return false }
-                calling = true
-                return true
-            }
-            guard start else { return }
-            var batch = ContiguousArray<UpstreamCall>()
-            while true {
-                let proceed = lock.withLock { () -> Bool in
-                    guard !calls.isEmpty else {
-                        calling = false
-                        return false
-                    }
-                    swap(&batch, &calls)
-                    return true
-                }
-                guard proceed else { return }
+        func call(_ call: SubscribeOnState.UpstreamCall) {
+            guard lock.withLock({ state.enqueue(call) }) else { return }
+            var batch = ContiguousArray<SubscribeOnState.UpstreamCall>()
+            while lock.withLock({ state.takeCalls(into: &batch) }) {
                 for call in batch {
                     switch call {
                     case .request(let subscription, let demand):
