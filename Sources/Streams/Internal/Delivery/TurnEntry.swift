@@ -28,3 +28,50 @@ extension DeliveryTurn {
         return holder == thread ? .nested : .busy
     }
 }
+
+/// A state whose turn lets a call from the holder go ahead nested, as under Combine's recursive lock
+/// (the `untilOutputFrom` operators).
+@usableFromInline
+protocol NestingTurnState {
+    /// Which thread is calling downstream.
+    var turn: DeliveryTurn { get set }
+}
+
+/// The class of an operator whose ``NestingTurnState`` serializes its calls downstream: it owns the
+/// lock and the state, and runs each call downstream holding the turn.
+@usableFromInline
+protocol NestingTurnDelivering: AnyObject {
+    associatedtype State: NestingTurnState
+
+    var lock: Lock { get }
+
+    /// Guarded by `lock`.
+    var state: State { get set }
+}
+
+extension NestingTurnDelivering {
+    /// Calls downstream once the calling thread holds the turn.
+    @inlinable
+    func sendDownstream(_ body: () -> Void) {
+        let thread = ThreadIdentity.current
+        let entry = lock.withLock { state.turn.enter(by: thread) }
+        withTurn(entry, thread: thread, body)
+    }
+
+    /// Runs `body` holding the turn, as `entry` says: at once if nested, after waiting if busy, and
+    /// releases the turn afterwards unless an outer call holds it.
+    @inlinable
+    func withTurn<Result>(_ entry: TurnEntry, thread: ThreadIdentity, _ body: () -> Result) -> Result {
+        switch entry {
+        case .nested:
+            return body()
+        case .busy:
+            awaitTurn(lock: lock) { state.turn.attempt(by: thread, mayPark: $0) }
+        case .taken:
+            break
+        }
+        let result = body()
+        lock.withLock { state.turn.release() }?.unpark()
+        return result
+    }
+}

@@ -66,7 +66,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
             let inner = Inner(downstream: subscriber)
             let termination = Inner.Termination(receiver: inner)
-            inner.termination = termination
+            inner.state.termination = termination
             other.receive(subscriber: termination)
             upstream.receive(subscriber: inner)
         }
@@ -78,12 +78,12 @@ extension Publishers.PrefixUntilOutput: Sendable where Upstream: Sendable, Other
 extension Publishers.PrefixUntilOutput {
     /// The subscriber to the upstream, and the subscription downstream sees.
     ///
-    /// Its state lives under `lock`. The upstream and the other publisher may call it from different
-    /// threads at once; everything that goes downstream goes through `turn`, so that downstream is
-    /// never called from two threads at once, and never with the lock held. As in Combine, it does
-    /// not customize its description or reflection.
+    /// Its state, a ``PrefixUntilOutputState`` under `lock`, decides. The upstream and the other
+    /// publisher may call it from different threads at once; everything that goes downstream goes
+    /// through the state's turn, so that downstream is never called from two threads at once, and
+    /// never with the lock held. As in Combine, it does not customize its description or reflection.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription
+    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, NestingTurnDelivering
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline
         typealias Input = Upstream.Output
@@ -97,25 +97,9 @@ extension Publishers.PrefixUntilOutput {
         @usableFromInline
         let lock = Lock()
 
-        /// Guarded by `lock`: where this subscriber stands with upstream.
+        /// Guarded by `lock`.
         @usableFromInline
-        var upstreamStatus = SubscriptionStatus.awaitingSubscription
-
-        /// Guarded by `lock`: where the termination subscriber stands with the other publisher.
-        @usableFromInline
-        var otherStatus = SubscriptionStatus.awaitingSubscription
-
-        /// Guarded by `lock`: which thread is calling downstream.
-        @usableFromInline
-        var turn = DeliveryTurn()
-
-        /// Guarded by `lock` (set before anyone else sees this object): the subscriber to the other
-        /// publisher. Its first element ends the stream without cancelling the other publisher (as in
-        /// Combine), which may then keep its subscriber for long: so at that point the subscriber is
-        /// told to let go of this object, and the downstream is not kept alive. Weak: the other
-        /// publisher keeps it alive, and this object must not, while it holds this object.
-        @usableFromInline
-        weak var termination: Termination?
+        var state = PrefixUntilOutputState<Termination>()
 
         @inlinable
         init(downstream: Downstream) {
@@ -129,11 +113,8 @@ extension Publishers.PrefixUntilOutput {
         @inlinable
         func receive(subscription: any Subscription) {
             let thread = ThreadIdentity.current
-            let entry = lock.withLock { () -> TurnEntry? in
-                guard upstreamStatus.accept(subscription) else { return nil }
-                return turn.enter(by: thread)
-            }
-            guard let entry else {
+            guard let entry = lock.withLock({ state.receiveUpstream(subscription: subscription, thread: thread) })
+            else {
                 subscription.cancel()
                 return
             }
@@ -143,11 +124,7 @@ extension Publishers.PrefixUntilOutput {
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             let thread = ThreadIdentity.current
-            let entry = lock.withLock { () -> TurnEntry? in
-                guard upstreamStatus.isSubscribed else { return nil }
-                return turn.enter(by: thread)
-            }
-            guard let entry else { return .none }
+            guard let entry = lock.withLock({ state.receiveUpstreamValue(thread: thread) }) else { return .none }
             return withTurn(entry, thread: thread) { downstream.receive(input) }
         }
 
@@ -155,11 +132,7 @@ extension Publishers.PrefixUntilOutput {
         /// was live.
         @inlinable
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let (wasLive, other) = lock.withLock { () -> (Bool, (any Subscription)?) in
-                let wasLive = upstreamStatus.isSubscribed
-                upstreamStatus = .terminal
-                return (wasLive, otherStatus.terminate())
-            }
+            let (wasLive, other) = lock.withLock { state.upstreamDidComplete() }
             other?.cancel()
             if wasLive { sendDownstream { downstream.receive(completion: completion) } }
         }
@@ -168,7 +141,7 @@ extension Publishers.PrefixUntilOutput {
 
         @usableFromInline
         func otherReceive(subscription: any Subscription) {
-            if lock.withLock({ otherStatus.accept(subscription) }) {
+            if lock.withLock({ state.otherStatus.accept(subscription) }) {
                 subscription.request(.max(1))
             } else {
                 subscription.cancel()
@@ -179,13 +152,7 @@ extension Publishers.PrefixUntilOutput {
         /// subscription, as in Combine.
         @usableFromInline
         func otherReceive(_ input: Other.Output) -> Subscribers.Demand {
-            let ending = lock.withLock { () -> ((any Subscription)?, Termination?)? in
-                guard otherStatus.isSubscribed else { return nil }
-                otherStatus = .terminal
-                defer { termination = nil }
-                return (upstreamStatus.terminate(), termination)
-            }
-            guard let (upstream, termination) = ending else { return .none }
+            guard let (upstream, termination) = lock.withLock({ state.otherDidSend() }) else { return .none }
             termination?.detach()
             upstream?.cancel()
             sendDownstream { downstream.receive(completion: .finished) }
@@ -195,49 +162,22 @@ extension Publishers.PrefixUntilOutput {
         /// Without an element first, the other publisher's completion changes nothing downstream.
         @usableFromInline
         func otherReceive(completion: Subscribers.Completion<Other.Failure>) {
-            lock.withLock { otherStatus = .terminal }
+            lock.withLock { state.otherStatus = .terminal }
         }
 
         // MARK: Downstream
 
         @usableFromInline
         func request(_ demand: Subscribers.Demand) {
-            lock.withLock { upstreamStatus.subscription }?.request(demand)
+            lock.withLock { state.upstreamStatus.subscription }?.request(demand)
         }
 
         /// Cancels upstream, then the other publisher, and lets go of both.
         @usableFromInline
         func cancel() {
-            let (upstream, other) = lock.withLock { (upstreamStatus.terminate(), otherStatus.terminate()) }
+            let (upstream, other) = lock.withLock { state.cancel() }
             upstream?.cancel()
             other?.cancel()
-        }
-
-        // MARK: Serializing
-
-        /// Calls downstream once the calling thread holds the turn.
-        @usableFromInline
-        func sendDownstream(_ body: () -> Void) {
-            let thread = ThreadIdentity.current
-            let entry = lock.withLock { turn.enter(by: thread) }
-            withTurn(entry, thread: thread, body)
-        }
-
-        /// Runs `body` holding the turn, as `entry` says: at once if nested, after waiting if busy,
-        /// and releases the turn afterwards unless an outer call holds it.
-        @inlinable
-        func withTurn<Result>(_ entry: TurnEntry, thread: ThreadIdentity, _ body: () -> Result) -> Result {
-            switch entry {
-            case .nested:
-                return body()
-            case .busy:
-                awaitTurn(lock: lock) { turn.attempt(by: thread, mayPark: $0) }
-            case .taken:
-                break
-            }
-            let result = body()
-            lock.withLock { turn.release() }?.unpark()
-            return result
         }
     }
 }
