@@ -45,9 +45,6 @@ struct PlainPredicate<Input, Failure: Error>: OperatorPredicate {
 @usableFromInline
 struct ThrowingPredicate<Input, UpstreamFailure: Error>: OperatorPredicate {
     @usableFromInline
-    typealias Failure = any Error
-
-    @usableFromInline
     let body: (Input) throws -> Bool
 
     @inlinable

@@ -84,12 +84,6 @@ extension Publishers.AssertNoFailure {
         CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
         @usableFromInline
-        typealias Input = Upstream.Output
-
-        @usableFromInline
-        typealias Failure = Upstream.Failure
-
-        @usableFromInline
         let downstream: Downstream
 
         @usableFromInline

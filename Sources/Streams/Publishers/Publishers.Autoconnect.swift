@@ -148,12 +148,6 @@ extension Publishers.Autoconnect {
         CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline
-        typealias Input = Upstream.Output
-
-        @usableFromInline
-        typealias Failure = Upstream.Failure
-
-        @usableFromInline
         let parent: Publishers.Autoconnect<Upstream>
 
         @usableFromInline

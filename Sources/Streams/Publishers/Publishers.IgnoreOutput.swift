@@ -61,12 +61,6 @@ extension Publishers.IgnoreOutput {
         CustomPlaygroundDisplayConvertible
     where Downstream.Input == Never, Downstream.Failure == Upstream.Failure {
         @usableFromInline
-        typealias Input = Upstream.Output
-
-        @usableFromInline
-        typealias Failure = Upstream.Failure
-
-        @usableFromInline
         let downstream: Downstream
 
         @usableFromInline

@@ -76,12 +76,6 @@ extension Publishers.MapError {
         CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output {
         @usableFromInline
-        typealias Input = Upstream.Output
-
-        @usableFromInline
-        typealias Failure = Upstream.Failure
-
-        @usableFromInline
         let downstream: Downstream
 
         @usableFromInline

@@ -187,12 +187,6 @@ struct KeyPathInner<Downstream: Subscriber, Root, each Value>: Subscriber, Custo
     CustomReflectable, CustomPlaygroundDisplayConvertible
 where Downstream.Input == (repeat each Value) {
     @usableFromInline
-    typealias Input = Root
-
-    @usableFromInline
-    typealias Failure = Downstream.Failure
-
-    @usableFromInline
     let downstream: Downstream
 
     @usableFromInline

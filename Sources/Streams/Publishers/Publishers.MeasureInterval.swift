@@ -90,12 +90,6 @@ extension Publishers.MeasureInterval {
         CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == Context.SchedulerTimeType.Stride, Downstream.Failure == Upstream.Failure {
         @usableFromInline
-        typealias Input = Upstream.Output
-
-        @usableFromInline
-        typealias Failure = Upstream.Failure
-
-        @usableFromInline
         let downstream: Downstream
 
         @usableFromInline

@@ -101,12 +101,6 @@ extension Publishers.Print {
         CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline
-        typealias Input = Upstream.Output
-
-        @usableFromInline
-        typealias Failure = Upstream.Failure
-
-        @usableFromInline
         let downstream: Downstream
 
         /// The prefix with its separator, or empty.

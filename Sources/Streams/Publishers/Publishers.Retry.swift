@@ -84,12 +84,6 @@ extension Publishers.Retry {
         CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline
-        typealias Input = Upstream.Output
-
-        @usableFromInline
-        typealias Failure = Upstream.Failure
-
-        @usableFromInline
         let lock = Lock()
 
         /// Guarded by `lock`: the subscriber; `nil` once the stream has ended, which releases it.

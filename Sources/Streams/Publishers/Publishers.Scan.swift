@@ -81,12 +81,6 @@ extension Publishers.Scan {
         CustomPlaygroundDisplayConvertible
     where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline
-        typealias Input = Upstream.Output
-
-        @usableFromInline
-        typealias Failure = Upstream.Failure
-
-        @usableFromInline
         let downstream: Downstream
 
         @usableFromInline

@@ -72,12 +72,6 @@ extension Publishers.SetFailureType {
         CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output {
         @usableFromInline
-        typealias Input = Upstream.Output
-
-        @usableFromInline
-        typealias Failure = Never
-
-        @usableFromInline
         let downstream: Downstream
 
         @usableFromInline

@@ -31,12 +31,6 @@ final class SubjectSubscriber<Target: Subject>: Subscriber, Subscription, Custom
     CustomReflectable, CustomPlaygroundDisplayConvertible
 {
     @usableFromInline
-    typealias Input = Target.Output
-
-    @usableFromInline
-    typealias Failure = Target.Failure
-
-    @usableFromInline
     let lock = Lock()
 
     /// Guarded by `lock`.

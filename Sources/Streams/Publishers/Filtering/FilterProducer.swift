@@ -142,12 +142,6 @@ final class FilterProducer<Downstream: Subscriber, Logic: FilterLogic>: Subscrib
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     @usableFromInline
-    typealias Input = Logic.Input
-
-    @usableFromInline
-    typealias Failure = Logic.UpstreamFailure
-
-    @usableFromInline
     let downstream: Downstream
 
     /// Touched only by `receive(_:)`.

@@ -89,13 +89,7 @@ extension Publishers.TryCompactMap {
     @usableFromInline
     struct Logic: FilterLogic {
         @usableFromInline
-        typealias Input = Upstream.Output
-
-        @usableFromInline
         typealias UpstreamFailure = Upstream.Failure
-
-        @usableFromInline
-        typealias Failure = any Error
 
         @usableFromInline
         let transform: (Upstream.Output) throws -> Output?

@@ -95,13 +95,7 @@ extension Publishers.TryFilter {
     @usableFromInline
     struct Logic: FilterLogic {
         @usableFromInline
-        typealias Input = Upstream.Output
-
-        @usableFromInline
         typealias UpstreamFailure = Upstream.Failure
-
-        @usableFromInline
-        typealias Failure = any Error
 
         @usableFromInline
         let isIncluded: (Upstream.Output) throws -> Bool

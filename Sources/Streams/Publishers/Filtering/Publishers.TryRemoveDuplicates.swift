@@ -79,13 +79,7 @@ extension Publishers.TryRemoveDuplicates {
     @usableFromInline
     struct Logic: FilterLogic {
         @usableFromInline
-        typealias Input = Upstream.Output
-
-        @usableFromInline
         typealias UpstreamFailure = Upstream.Failure
-
-        @usableFromInline
-        typealias Failure = any Error
 
         @usableFromInline
         let predicate: (Output, Output) throws -> Bool

@@ -55,9 +55,6 @@ extension Publishers.Count {
     @usableFromInline
     struct Logic: ReduceLogic {
         @usableFromInline
-        typealias Input = Upstream.Output
-
-        @usableFromInline
         typealias UpstreamFailure = Upstream.Failure
 
         @usableFromInline

@@ -69,12 +69,6 @@ extension ReduceLogic where Failure == any Error {
 final class ReduceProducer<Downstream: Subscriber, Logic: ReduceLogic>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
-    @usableFromInline
-    typealias Input = Logic.Input
-
-    @usableFromInline
-    typealias Failure = Logic.UpstreamFailure
-
     /// Where the result stands.
     @usableFromInline
     enum Outcome {

@@ -37,12 +37,6 @@ final class ReplacementProducer<Downstream: Subscriber, Logic: ReplacementLogic>
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     @usableFromInline
-    typealias Input = Logic.Output
-
-    @usableFromInline
-    typealias Failure = Logic.UpstreamFailure
-
-    @usableFromInline
     let downstream: Downstream
 
     /// The value published in place of a replaced completion.

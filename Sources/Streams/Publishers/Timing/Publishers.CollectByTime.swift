@@ -127,12 +127,6 @@ extension Publishers.CollectByTime {
         CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Failure {
         @usableFromInline
-        typealias Input = Upstream.Output
-
-        @usableFromInline
-        typealias Failure = Upstream.Failure
-
-        @usableFromInline
         typealias State = CollectByTimeState<Downstream, Upstream.Output>
 
         @usableFromInline

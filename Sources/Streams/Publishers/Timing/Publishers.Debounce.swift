@@ -107,12 +107,6 @@ extension Publishers.Debounce {
         CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline
-        typealias Input = Upstream.Output
-
-        @usableFromInline
-        typealias Failure = Upstream.Failure
-
-        @usableFromInline
         let dueTime: Context.SchedulerTimeType.Stride
 
         @usableFromInline

@@ -170,36 +170,10 @@ extension Publishers.Delay {
             self.options = options
         }
 
+        /// Schedules the release of the event just held `interval` from now.
         @inlinable
-        func receive(subscription: any Subscription) {
-            guard lock.withLock({ state.receive(subscription: subscription) }) else {
-                subscription.cancel()
-                return
-            }
-            downstream.receive(subscription: self)
-            // Events whose time came meanwhile are delivered by an action of their own, on the
-            // scheduler.
-            subscriptionDelivered()
-        }
-
-        @inlinable
-        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            enqueue(.value(input))
-            return .none
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            enqueue(.completion(completion))
-        }
-
-        /// Holds an upstream event and schedules its release `interval` from now.
-        @inlinable
-        func enqueue(_ event: ScheduledEvent<Upstream.Output, Upstream.Failure>) {
-            guard lock.withLock({ state.enqueue(event) }) else { return }
-            scheduler.schedule(
-                after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options
-            ) {
+        func scheduleRelease() {
+            scheduler.schedule(after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options) {
                 self.release()
             }
         }

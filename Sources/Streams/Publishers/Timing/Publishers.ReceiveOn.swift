@@ -138,32 +138,8 @@ extension Publishers.ReceiveOn {
         }
 
         @inlinable
-        func receive(subscription: any Subscription) {
-            guard lock.withLock({ state.receive(subscription: subscription) }) else {
-                subscription.cancel()
-                return
-            }
-            downstream.receive(subscription: self)
-            subscriptionDelivered()
-        }
-
-        @inlinable
-        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            enqueue(.value(input))
-            return .none
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            enqueue(.completion(completion))
-        }
-
-        /// Holds an upstream event and schedules the action that releases it.
-        @inlinable
-        func enqueue(_ event: ScheduledEvent<Upstream.Output, Upstream.Failure>) {
-            if lock.withLock({ state.enqueue(event) }) {
-                scheduler.schedule(options: options) { self.release() }
-            }
+        func scheduleRelease() {
+            scheduler.schedule(options: options) { self.release() }
         }
 
         @inlinable

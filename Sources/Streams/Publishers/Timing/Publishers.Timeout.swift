@@ -136,12 +136,6 @@ extension Publishers.Timeout {
         CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline
-        typealias Input = Upstream.Output
-
-        @usableFromInline
-        typealias Failure = Upstream.Failure
-
-        @usableFromInline
         let downstream: Downstream
 
         @usableFromInline
@@ -210,7 +204,7 @@ extension Publishers.Timeout {
             guard let (stopped, restart) = lock.withLock({ state.enqueueTimed(event) }) else { return }
             stopped?.cancel()
             if let restart { startTimer(generation: restart) }
-            scheduler.schedule(options: options) { self.release() }
+            scheduleRelease()
         }
 
         @inlinable
@@ -262,6 +256,11 @@ extension Publishers.Timeout {
         }
 
         // MARK: Delivery
+
+        @inlinable
+        func scheduleRelease() {
+            scheduler.schedule(options: options) { self.release() }
+        }
 
         @inlinable
         func scheduleDelivery() {

@@ -164,6 +164,53 @@ protocol ScheduledEventDelivering: AnyObject {
 
     /// Schedules an action on the operator's scheduler that calls ``deliverReleased()``.
     func scheduleDelivery()
+
+    /// Schedules the action that calls ``release()`` for one event just held (`receive(on:)` and
+    /// `delay` differ only in when it runs).
+    func scheduleRelease()
+}
+
+extension ScheduledEventDelivering where Self: Subscription {
+    /// Upstream's subscription arrived: hands this subscription downstream, then lets the events
+    /// released meanwhile go. A second subscription is cancelled.
+    @inlinable
+    func accept(_ subscription: any Subscription) {
+        guard lock.withLock({ state.receive(subscription: subscription) }) else {
+            subscription.cancel()
+            return
+        }
+        downstream.receive(subscription: self)
+        subscriptionDelivered()
+    }
+
+    /// Holds an upstream event and schedules the action that releases it, unless the stream has
+    /// ended.
+    @inlinable
+    func hold(_ event: ScheduledEvent<Downstream.Input, Downstream.Failure>) {
+        if lock.withLock({ state.enqueue(event) }) { scheduleRelease() }
+    }
+}
+
+extension ScheduledEventDelivering
+where Self: Subscriber & Subscription, Input == Downstream.Input, Failure == Downstream.Failure {
+    /// Accepts upstream's subscription (see ``accept(_:)``).
+    @inlinable
+    func receive(subscription: any Subscription) {
+        accept(subscription)
+    }
+
+    /// Holds the value until its release; the demand goes upstream when it is delivered.
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        hold(.value(input))
+        return .none
+    }
+
+    /// Holds the completion until its release.
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        hold(.completion(completion))
+    }
 }
 
 extension ScheduledEventDelivering {
