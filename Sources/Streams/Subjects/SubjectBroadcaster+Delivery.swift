@@ -5,11 +5,11 @@ extension SubjectBroadcaster {
     /// nothing changes the list meanwhile, so it is read in place and its conduits are not retained.
     @inlinable
     func deliver(_ value: Output) {
-        if let conduit = subscribers.onlyConduit {
+        if let conduit = state.subscribers.onlyConduit {
             Self.deliver(value, through: conduit)
             return
         }
-        guard case .many(let slots, _) = subscribers.storage else { return }
+        guard case .many(let slots, _) = state.subscribers.storage else { return }
         slots.withUnsafeBufferPointer { slots in
             for slot in slots.indices {
                 guard let conduit = SubjectSubscriberList.conduit(in: slots, at: slot) else { continue }
@@ -38,20 +38,8 @@ extension SubjectBroadcaster {
     @inlinable
     func finishTurn() {
         // Most deliveries find nothing queued and nobody waiting: give the turn up at once.
-        let finished = lock.withLock { () -> Bool in
-            guard pendingStart == pendingEnd, arrivals.isEmpty, !turn.hasWaiters else { return false }
-            turn.releaseUncontended()
-            return true
-        }
-        if finished { return }
+        if lock.withLock({ state.releaseIfIdle() }) { return }
         deliverQueuedWork()
-    }
-
-    /// What the thread holding the turn does next.
-    @usableFromInline
-    enum Step {
-        case work(PendingWork, currentValue: Output?)
-        case handOver(TurnWaiter?)
     }
 
     /// Does the queued work until none is left, then gives the turn up, to the thread that has
@@ -60,31 +48,14 @@ extension SubjectBroadcaster {
     @inline(never)
     func deliverQueuedWork() {
         while true {
-            let step = lock.withLock { () -> Step in
-                admitArrivalsLocked()
-                guard pendingStart < pendingEnd else {
-                    if pendingStart > 0 {
-                        pending.removeAll(keepingCapacity: pending.capacity <= 64)
-                        pendingStart = 0
-                        pendingEnd = 0
-                    }
-                    return .handOver(turn.release())
-                }
-                let work = pending[pendingStart]
-                pendingStart += 1
-                if case .currentValue(let conduit) = work, subscribers.contains(conduit) {
-                    return .work(work, currentValue: currentValue?.pointee)
-                }
-                return .work(work, currentValue: nil)
-            }
-            switch step {
+            switch lock.withLock({ state.next() }) {
             case .handOver(let waiter):
                 waiter?.unpark()
                 return
             case .work(.value(let value), _):
                 deliver(value)
             case .work(.completion(let completion), _):
-                let recipients = lock.withLock { takeSubscribersLocked() }
+                let recipients = lock.withLock { state.takeSubscribers() }
                 deliver(completion, to: recipients)
             case .work(.currentValue(let conduit), let current):
                 guard let current else { continue }
@@ -94,10 +65,10 @@ extension SubjectBroadcaster {
             case .work(.update(let change), _):
                 apply(change)
             case .work(.attach(let conduit), _):
-                lock.withLock { subscribers.append(conduit) }
+                lock.withLock { state.subscribers.append(conduit) }
             case .work(.detach(let conduit), _):
                 let released = lock.withLock { () -> Unmanaged<AnyObject>? in
-                    subscribers.remove(conduit)
+                    state.subscribers.remove(conduit)
                     return conduit.takeDownstream()
                 }
                 released?.release()

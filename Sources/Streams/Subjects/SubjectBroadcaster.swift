@@ -1,5 +1,6 @@
-/// The machinery both subjects share: the subscriber list, completion, upstream subscriptions and
-/// serialized delivery.
+/// The machinery both subjects share: a thin class around one ``SubjectState`` (the subscriber list,
+/// completion, upstream subscriptions, the turn and the work queued behind it), which decides, and
+/// the serialized delivery that carries its decisions out.
 ///
 /// Delivery follows the rules of ``DeliveryTurn`` (see `DeliveryTurn.swift`): one thread at a time
 /// holds the subject's turn and delivers, with no lock held while it calls out; a send from another
@@ -10,24 +11,15 @@
 /// threads and subscribers, never by the rate of sending.
 ///
 /// The thread holding the turn owns the subscriber list: subscribers that attach or cancel meanwhile
-/// wait in ``arrivals`` or in the queue, and the holder applies those changes between deliveries. So
+/// wait in the state's `arrivals` or in its queue, and the holder applies those changes between deliveries. So
 /// delivery walks the list itself, without copying it or retaining its subscribers.
 @usableFromInline
 final class SubjectBroadcaster<Output, Failure: Error> {
     @usableFromInline
     typealias Conduit = SubjectConduit<Output, Failure>
 
-    /// Work the thread holding the turn queued for itself from inside a delivery (and cancellations
-    /// from any thread), done in order before it gives the turn up.
     @usableFromInline
-    enum PendingWork {
-        case value(Output)
-        case completion(Subscribers.Completion<Failure>)
-        case currentValue(Conduit)
-        case update((inout Output) -> Void)
-        case attach(Conduit)
-        case detach(Conduit)
-    }
+    typealias State = SubjectState<Output, Failure>
 
     @usableFromInline
     let lock = Lock()
@@ -42,70 +34,27 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     @usableFromInline
     let hasDownstreamDemand = AtomicFlag()
 
-    /// Whether this is a current-value subject's broadcaster.
-    @inlinable
-    var keepsCurrentValue: Bool { currentValue != nil }
-
-    /// Changed with `lock` held, and only while no thread holds the turn or by the thread holding it;
-    /// read with `lock` held, or without it by the thread holding the turn.
+    /// Guarded by `lock`, but for `state.subscribers`, which the thread holding the turn also reads
+    /// without it (nobody else changes it meanwhile).
     @usableFromInline
     @exclusivity(unchecked)
-    var subscribers = SubjectSubscriberList<Output, Failure>()
-
-    /// Guarded by `lock`: subscribers that attached from other threads while the turn was held. The
-    /// holder adds them to `subscribers` between deliveries and before giving the turn up, so they
-    /// are empty whenever the turn is free.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var arrivals = SubjectSubscriberList<Output, Failure>()
-
-    /// Guarded by `lock`; set once by the first completion delivered.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var completion: Subscribers.Completion<Failure>?
-
-    /// Guarded by `lock`: whether `completion` is set. A Boolean, so that code running unspecialized
-    /// checks it without looking up the completion's type.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var isFinished = false
-
-    /// Guarded by `lock`: which thread delivers, and who waits for it.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var turn = DeliveryTurn()
-
-    /// Guarded by `lock`: work queued behind the delivery in progress, oldest at `pendingStart`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var pending: [PendingWork] = []
-
-    @usableFromInline
-    @exclusivity(unchecked)
-    var pendingStart = 0
-
-    /// Guarded by `lock`: `pending.count`, kept as a plain integer for the same reason as `isFinished`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var pendingEnd = 0
+    var state: State
 
     /// The current value of a current-value subject, `nil` for a passthrough subject; the value it
-    /// points to is guarded by `lock`. It has storage of its own, rather than being an optional
-    /// `Output`, so that code running unspecialized reads and writes it without looking up the
-    /// optional's type.
+    /// points to is guarded by `lock`. This object allocates and frees it; `state` uses it.
     @usableFromInline
     let currentValue: UnsafeMutablePointer<Output>?
 
-    /// Guarded by `lock`: subscriptions received through `send(subscription:)`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var upstreamSubscriptions: [any Subscription] = []
+    /// Whether this is a current-value subject's broadcaster.
+    @inlinable
+    var keepsCurrentValue: Bool { currentValue != nil }
 
     /// Creates the broadcaster of a passthrough subject, or of an observable object's publisher.
     @inlinable
     init(kind: SubjectKind = .passthrough) {
         self.kind = kind
         currentValue = nil
+        state = State(currentValue: nil)
     }
 
     /// Creates the broadcaster of a current-value subject, or of a `@Published` property.
@@ -114,11 +63,12 @@ final class SubjectBroadcaster<Output, Failure: Error> {
         let storage = UnsafeMutablePointer<Output>.allocate(capacity: 1)
         storage.initialize(to: currentValue)
         self.currentValue = storage
+        state = State(currentValue: storage)
         self.kind = kind
     }
 
     deinit {
-        for subscription in upstreamSubscriptions { subscription.cancel() }
+        for subscription in state.upstreamSubscriptions { subscription.cancel() }
         if let currentValue {
             currentValue.deinitialize(count: 1)
             currentValue.deallocate()
@@ -132,18 +82,7 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     @inlinable
     func attach<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
         let conduit = SubjectConduitTo(broadcaster: self, downstream: subscriber)
-        let finished: Subscribers.Completion<Failure>? = lock.withLock {
-            if let completion { return completion }
-            if !turn.isHeld {
-                subscribers.append(conduit)
-            } else if turn.holder == .current {
-                enqueueLocked(.attach(conduit))
-            } else {
-                arrivals.append(conduit)
-            }
-            return nil
-        }
-        if let completion = finished {
+        if let completion = lock.withLock({ state.attach(conduit, thread: .current) }) {
             conduit.cancel()
             subscriber.receive(subscription: Subscriptions.empty)
             subscriber.receive(completion: completion)
@@ -156,45 +95,26 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     /// when that thread reaches the cancellation.
     @inlinable
     func remove(_ conduit: Conduit) {
-        let released = lock.withLock { () -> Unmanaged<AnyObject>? in
-            if arrivals.remove(conduit) { return conduit.takeDownstream() }
-            if turn.isHeld {
-                enqueueLocked(.detach(conduit))
-                return nil
-            }
-            subscribers.remove(conduit)
-            return conduit.takeDownstream()
-        }
+        let released = lock.withLock { state.remove(conduit) ? conduit.takeDownstream() : nil }
         released?.release()
     }
 
     /// The number of attached subscribers.
     @usableFromInline
     var subscriberCount: Int {
-        lock.withLock { subscribers.count + arrivals.count }
+        lock.withLock { state.subscribers.count + state.arrivals.count }
     }
 
     // MARK: Sending
-
-    /// What a call does once it has looked at the state.
-    @usableFromInline
-    enum SendOutcome {
-        /// Nothing more: the work was done, queued or dropped.
-        case done
-        /// The caller took the turn: deliver, then give the turn up.
-        case deliver
-        /// Another thread holds the turn: wait for it.
-        case wait
-    }
 
     /// Stores an upstream subscription, to cancel when the subject goes away, and asks it for
     /// everything it has: at once for a current-value subject, and for a passthrough subject once any
     /// of its subscribers has requested values.
     @inlinable
     func send(subscription: any Subscription) {
+        let requestsAtOnce = kind != .passthrough
         let requests = lock.withLock {
-            upstreamSubscriptions.append(subscription)
-            return kind != .passthrough || hasDownstreamDemand.value
+            state.add(upstream: subscription, requestsAtOnce: requestsAtOnce || hasDownstreamDemand.value)
         }
         if requests { subscription.request(.unlimited) }
     }
@@ -206,7 +126,7 @@ final class SubjectBroadcaster<Output, Failure: Error> {
         let upstream = lock.withLock { () -> [any Subscription] in
             guard !hasDownstreamDemand.value else { return [] }
             hasDownstreamDemand.set(true)
-            return upstreamSubscriptions
+            return state.upstreamSubscriptions
         }
         for subscription in upstream { subscription.request(.unlimited) }
     }
@@ -216,21 +136,8 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     @inlinable
     func send(_ value: Output, storingAfterCompletion: Bool = false) {
         let thread = ThreadIdentity.current
-        let outcome = lock.withLock { () -> SendOutcome in
-            guard !isFinished else {
-                if storingAfterCompletion, let currentValue { currentValue.pointee = value }
-                return .done
-            }
-            if !turn.isHeld {
-                if let currentValue { currentValue.pointee = value }
-                guard !subscribers.isEmpty else { return .done }
-                turn.take(by: thread)
-                return .deliver
-            }
-            guard turn.holder == thread else { return .wait }
-            if let currentValue { currentValue.pointee = value }
-            enqueueLocked(.value(value))
-            return .done
+        let outcome = lock.withLock {
+            state.send(value, thread: thread, storingAfterCompletion: storingAfterCompletion)
         }
         switch outcome {
         case .done:
@@ -248,13 +155,8 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     @inline(never)
     func sendAfterWaiting(_ value: Output, thread: ThreadIdentity, storingAfterCompletion: Bool) {
         waitForTurn(thread: thread)
-        let delivers = lock.withLock { () -> Bool in
-            guard !isFinished else {
-                if storingAfterCompletion, let currentValue { currentValue.pointee = value }
-                return false
-            }
-            if let currentValue { currentValue.pointee = value }
-            return !subscribers.isEmpty
+        let delivers = lock.withLock {
+            state.sendAfterWaiting(value, storingAfterCompletion: storingAfterCompletion)
         }
         if delivers { deliver(value) }
         finishTurn()
@@ -264,13 +166,7 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     @inlinable
     func send(completion: Subscribers.Completion<Failure>) {
         let thread = ThreadIdentity.current
-        let outcome = lock.withLock { () -> SendOutcome in
-            guard !isFinished else { return .done }
-            let outcome = claimTurnLocked(by: thread, orQueue: .completion(completion))
-            if case .done = outcome { markFinishedLocked(completion) }
-            return outcome
-        }
-        switch outcome {
+        switch lock.withLock({ state.send(completion: completion, thread: thread) }) {
         case .done:
             return
         case .deliver:
@@ -285,12 +181,7 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     /// the turn.
     @inlinable
     func finish(_ completion: Subscribers.Completion<Failure>) {
-        let recipients: SubjectSubscriberList<Output, Failure>? = lock.withLock {
-            guard !isFinished else { return nil }
-            markFinishedLocked(completion)
-            return takeSubscribersLocked()
-        }
-        if let recipients { deliver(completion, to: recipients) }
+        if let recipients = lock.withLock({ state.finish(completion) }) { deliver(completion, to: recipients) }
         finishTurn()
     }
 
@@ -299,9 +190,9 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     @inlinable
     func sendCurrentValue(to conduit: Conduit) {
         let thread = ThreadIdentity.current
-        let outcome = lock.withLock { () -> SendOutcome in
-            let outcome = claimTurnLocked(by: thread, orQueue: .currentValue(conduit))
-            if case .deliver = outcome { enqueueLocked(.currentValue(conduit)) }
+        let outcome = lock.withLock { () -> SubjectSendOutcome in
+            let outcome = state.claimTurn(by: thread, orQueue: .currentValue(conduit))
+            if case .deliver = outcome { state.enqueue(.currentValue(conduit)) }
             return outcome
         }
         switch outcome {
@@ -311,7 +202,7 @@ final class SubjectBroadcaster<Output, Failure: Error> {
             deliverQueuedWork()
         case .wait:
             waitForTurn(thread: thread)
-            lock.withLock { enqueueLocked(.currentValue(conduit)) }
+            lock.withLock { state.enqueue(.currentValue(conduit)) }
             deliverQueuedWork()
         }
     }
@@ -322,11 +213,7 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     @usableFromInline
     func update(_ change: @escaping (inout Output) -> Void) {
         let thread = ThreadIdentity.current
-        let outcome = lock.withLock { () -> SendOutcome in
-            guard !isFinished else { return .done }
-            return claimTurnLocked(by: thread, orQueue: .update(change))
-        }
-        switch outcome {
+        switch lock.withLock({ state.update(change, thread: thread) }) {
         case .done:
             return
         case .deliver:
@@ -341,14 +228,9 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     /// Applies an update and delivers the new value; the caller holds the turn.
     @usableFromInline
     func apply(_ change: (inout Output) -> Void) {
-        guard let currentValue else { return }
-        guard var state = lock.withLock({ isFinished ? nil : currentValue.pointee }) else { return }
-        change(&state)
-        let delivers = lock.withLock { () -> Bool in
-            currentValue.pointee = state
-            return !subscribers.isEmpty
-        }
-        if delivers { deliver(state) }
+        guard var value = lock.withLock({ state.valueToUpdate }) else { return }
+        change(&value)
+        if lock.withLock({ state.store(updated: value) }) { deliver(value) }
     }
 
     // MARK: The turn
@@ -358,54 +240,7 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     @inlinable
     @inline(never)
     func waitForTurn(thread: ThreadIdentity) {
-        awaitTurn(lock: lock) { turn.attempt(by: thread, mayPark: $0) }
-        lock.withLock { admitArrivalsLocked() }
-    }
-
-    /// Takes the turn if it is free (`.deliver`); queues `work` if the calling thread holds it
-    /// (`.done`); otherwise reports that another thread holds it (`.wait`). Call with `lock` held.
-    @inlinable
-    func claimTurnLocked(by thread: ThreadIdentity, orQueue work: @autoclosure () -> PendingWork) -> SendOutcome {
-        if !turn.isHeld {
-            turn.take(by: thread)
-            return .deliver
-        }
-        guard turn.holder == thread else { return .wait }
-        enqueueLocked(work())
-        return .done
-    }
-
-    /// Moves subscribers that attached from other threads into the list. Call with `lock` held, as
-    /// the thread holding the turn, between deliveries.
-    @inlinable
-    func admitArrivalsLocked() {
-        guard !arrivals.isEmpty else { return }
-        let admitted = arrivals
-        arrivals = SubjectSubscriberList()
-        admitted.forEach { subscribers.append($0) }
-    }
-
-    /// Records the completion. Call with `lock` held.
-    @inlinable
-    func markFinishedLocked(_ completion: Subscribers.Completion<Failure>) {
-        self.completion = completion
-        isFinished = true
-    }
-
-    /// Queues work for the thread holding the turn. Call with `lock` held.
-    @inlinable
-    func enqueueLocked(_ work: PendingWork) {
-        pending.append(work)
-        pendingEnd += 1
-    }
-
-    /// Empties the subscriber list, with the subscribers that arrived meanwhile, and returns what it
-    /// held. Call with `lock` held.
-    @inlinable
-    func takeSubscribersLocked() -> SubjectSubscriberList<Output, Failure> {
-        admitArrivalsLocked()
-        let recipients = subscribers
-        subscribers = SubjectSubscriberList()
-        return recipients
+        awaitTurn(lock: lock) { state.turn.attempt(by: thread, mayPark: $0) }
+        lock.withLock { state.admitArrivals() }
     }
 }

@@ -1,0 +1,316 @@
+/// Everything a subject decides, as one value: its subscribers, the turn, the work queued behind the
+/// delivery in progress, its completion and its upstream subscriptions.
+///
+/// It holds no lock and looks up no thread: ``SubjectBroadcaster`` keeps it under its lock, passes
+/// the caller's thread in, and carries out what the methods return (deliver, wait for the turn,
+/// release a subscriber) with the lock released. The one exception to "read under the lock" is
+/// ``subscribers``, which the thread holding the turn reads in place while it delivers (see
+/// ``SubjectBroadcaster``).
+@usableFromInline
+struct SubjectState<Output, Failure: Error> {
+    @usableFromInline
+    typealias Conduit = SubjectConduit<Output, Failure>
+
+    @usableFromInline
+    typealias SubscriberList = SubjectSubscriberList<Output, Failure>
+
+    /// Work the thread holding the turn queued for itself from inside a delivery (and cancellations
+    /// from any thread), done in order before it gives the turn up.
+    @usableFromInline
+    enum PendingWork {
+        case value(Output)
+        case completion(Subscribers.Completion<Failure>)
+        case currentValue(Conduit)
+        case update((inout Output) -> Void)
+        case attach(Conduit)
+        case detach(Conduit)
+    }
+
+    /// What the thread holding the turn does next.
+    @usableFromInline
+    enum Step {
+        case work(PendingWork, currentValue: Output?)
+        case handOver(TurnWaiter?)
+    }
+
+    /// Changed only while no thread holds the turn or by the thread holding it.
+    @usableFromInline
+    var subscribers = SubscriberList()
+
+    /// Subscribers that attached from other threads while the turn was held. The holder adds them to
+    /// `subscribers` between deliveries and before giving the turn up, so they are empty whenever
+    /// the turn is free.
+    @usableFromInline
+    var arrivals = SubscriberList()
+
+    /// Whether `completion` is set. A Boolean, so that code running unspecialized checks it without
+    /// looking up the completion's type.
+    @usableFromInline
+    var isFinished = false
+
+    /// Which thread delivers, and who waits for it.
+    @usableFromInline
+    var turn = DeliveryTurn()
+
+    /// Work queued behind the delivery in progress, oldest at `pendingStart`.
+    @usableFromInline
+    var pending: [PendingWork] = []
+
+    @usableFromInline
+    var pendingStart = 0
+
+    /// `pending.count`, kept as a plain integer for the same reason as `isFinished`.
+    @usableFromInline
+    var pendingEnd = 0
+
+    /// The current value of a current-value subject, `nil` for a passthrough subject. It has storage
+    /// of its own, owned by the broadcaster, rather than being an optional `Output`, so that code
+    /// running unspecialized reads and writes it without looking up the optional's type.
+    @usableFromInline
+    let currentValue: UnsafeMutablePointer<Output>?
+
+    /// Subscriptions received through `send(subscription:)`.
+    @usableFromInline
+    var upstreamSubscriptions: [any Subscription] = []
+
+    /// Set once, by the first completion delivered. Its size depends on `Failure`, so it comes last:
+    /// the fields before it sit at the same place for every subject, and code running unspecialized
+    /// reaches them without looking up this type's layout.
+    @usableFromInline
+    var completion: Subscribers.Completion<Failure>?
+
+    @inlinable
+    init(currentValue: UnsafeMutablePointer<Output>?) {
+        self.currentValue = currentValue
+    }
+
+    // MARK: Subscribers
+
+    /// Adds a subscriber, now or when the thread holding the turn gets to it; returns the completion
+    /// instead if the subject has finished. The caller's thread is looked at only while the turn is
+    /// held.
+    @inlinable
+    @inline(__always)
+    mutating func attach(_ conduit: Conduit, thread: @autoclosure () -> ThreadIdentity)
+        -> Subscribers.Completion<Failure>?
+    {
+        if let completion { return completion }
+        if !turn.isHeld {
+            subscribers.append(conduit)
+        } else if turn.holder == thread() {
+            enqueue(.attach(conduit))
+        } else {
+            arrivals.append(conduit)
+        }
+        return nil
+    }
+
+    /// Forgets a cancelled subscriber now (`true`: let go of it) or, while a thread holds the turn,
+    /// queues that for the holder (`false`).
+    @inlinable
+    @inline(__always)
+    mutating func remove(_ conduit: Conduit) -> Bool {
+        if arrivals.remove(conduit) { return true }
+        if turn.isHeld {
+            enqueue(.detach(conduit))
+            return false
+        }
+        subscribers.remove(conduit)
+        return true
+    }
+
+    /// Moves subscribers that attached from other threads into the list; the thread holding the turn
+    /// calls it between deliveries.
+    @inlinable
+    @inline(__always)
+    mutating func admitArrivals() {
+        guard !arrivals.isEmpty else { return }
+        let admitted = arrivals
+        arrivals = SubscriberList()
+        admitted.forEach { subscribers.append($0) }
+    }
+
+    /// Empties the subscriber list, with the subscribers that arrived meanwhile, and returns what it
+    /// held.
+    @inlinable
+    @inline(__always)
+    mutating func takeSubscribers() -> SubscriberList {
+        admitArrivals()
+        let recipients = subscribers
+        subscribers = SubscriberList()
+        return recipients
+    }
+
+    // MARK: Upstream
+
+    /// Keeps an upstream subscription; returns whether to ask it for everything at once (a
+    /// current-value subject, or a passthrough one whose subscribers have asked for values).
+    @inlinable
+    @inline(__always)
+    mutating func add(upstream subscription: any Subscription, requestsAtOnce: Bool) -> Bool {
+        upstreamSubscriptions.append(subscription)
+        return requestsAtOnce
+    }
+
+    // MARK: Sending
+
+    /// A value is sent: stores it as the current value where it should be, and says whether the
+    /// caller delivers it, waits for the turn, or is done (queued behind the delivery in progress,
+    /// nobody to deliver to, or finished).
+    @inlinable
+    @inline(__always)
+    mutating func send(_ value: Output, thread: ThreadIdentity, storingAfterCompletion: Bool) -> SubjectSendOutcome {
+        guard !isFinished else {
+            if storingAfterCompletion, let currentValue { currentValue.pointee = value }
+            return .done
+        }
+        if !turn.isHeld {
+            if let currentValue { currentValue.pointee = value }
+            guard !subscribers.isEmpty else { return .done }
+            turn.take(by: thread)
+            return .deliver
+        }
+        guard turn.holder == thread else { return .wait }
+        if let currentValue { currentValue.pointee = value }
+        enqueue(.value(value))
+        return .done
+    }
+
+    /// The caller, having waited, holds the turn for its value: stores it where it should, and says
+    /// whether to deliver it.
+    @inlinable
+    @inline(__always)
+    mutating func sendAfterWaiting(_ value: Output, storingAfterCompletion: Bool) -> Bool {
+        guard !isFinished else {
+            if storingAfterCompletion, let currentValue { currentValue.pointee = value }
+            return false
+        }
+        if let currentValue { currentValue.pointee = value }
+        return !subscribers.isEmpty
+    }
+
+    /// A completion is sent: finishes at once if it is queued behind the delivery in progress.
+    @inlinable
+    @inline(__always)
+    mutating func send(completion: Subscribers.Completion<Failure>, thread: ThreadIdentity) -> SubjectSendOutcome {
+        guard !isFinished else { return .done }
+        let outcome = claimTurn(by: thread, orQueue: .completion(completion))
+        if case .done = outcome { markFinished(completion) }
+        return outcome
+    }
+
+    /// The caller holds the turn for a completion: records it and hands over the subscribers to
+    /// complete, unless the subject had already finished.
+    @inlinable
+    @inline(__always)
+    mutating func finish(_ completion: Subscribers.Completion<Failure>) -> SubscriberList? {
+        guard !isFinished else { return nil }
+        markFinished(completion)
+        return takeSubscribers()
+    }
+
+    /// An update is applied: the caller takes the turn, waits for it, or has queued it.
+    @inlinable
+    @inline(__always)
+    mutating func update(_ change: @escaping (inout Output) -> Void, thread: ThreadIdentity) -> SubjectSendOutcome {
+        guard !isFinished else { return .done }
+        return claimTurn(by: thread, orQueue: .update(change))
+    }
+
+    /// The value an update starts from, `nil` once finished or for a passthrough subject.
+    @inlinable
+    @inline(__always)
+    var valueToUpdate: Output? {
+        guard !isFinished, let currentValue else { return nil }
+        return currentValue.pointee
+    }
+
+    /// Stores an updated value; returns whether anyone is there to deliver it to.
+    @inlinable
+    @inline(__always)
+    mutating func store(updated value: Output) -> Bool {
+        currentValue?.pointee = value
+        return !subscribers.isEmpty
+    }
+
+    /// Records the completion.
+    @inlinable
+    @inline(__always)
+    mutating func markFinished(_ completion: Subscribers.Completion<Failure>) {
+        self.completion = completion
+        isFinished = true
+    }
+
+    // MARK: The turn
+
+    /// Takes the turn if it is free (`.deliver`); queues `work` if the calling thread holds it
+    /// (`.done`); otherwise reports that another thread holds it (`.wait`).
+    @inlinable
+    @inline(__always)
+    mutating func claimTurn(by thread: ThreadIdentity, orQueue work: @autoclosure () -> PendingWork)
+        -> SubjectSendOutcome
+    {
+        if !turn.isHeld {
+            turn.take(by: thread)
+            return .deliver
+        }
+        guard turn.holder == thread else { return .wait }
+        enqueue(work())
+        return .done
+    }
+
+    /// Queues work for the thread holding the turn.
+    @inlinable
+    @inline(__always)
+    mutating func enqueue(_ work: PendingWork) {
+        pending.append(work)
+        pendingEnd += 1
+    }
+
+    /// Gives the turn up at once if nothing is queued, nobody arrived and nobody waits (what most
+    /// deliveries find); otherwise returns `false` and the holder goes on with ``next()``.
+    @inlinable
+    @inline(__always)
+    mutating func releaseIfIdle() -> Bool {
+        guard pendingStart == pendingEnd, arrivals.isEmpty, !turn.hasWaiters else { return false }
+        turn.releaseUncontended()
+        return true
+    }
+
+    /// The holder's next piece of queued work, with the current value if the work is to deliver it
+    /// to a subscriber still attached; or, when none is left, the turn given up and the waiter to
+    /// wake.
+    @inlinable
+    @inline(__always)
+    mutating func next() -> Step {
+        admitArrivals()
+        guard pendingStart < pendingEnd else {
+            if pendingStart > 0 {
+                pending.removeAll(keepingCapacity: pending.capacity <= 64)
+                pendingStart = 0
+                pendingEnd = 0
+            }
+            return .handOver(turn.release())
+        }
+        let work = pending[pendingStart]
+        pendingStart += 1
+        if case .currentValue(let conduit) = work, subscribers.contains(conduit) {
+            return .work(work, currentValue: currentValue?.pointee)
+        }
+        return .work(work, currentValue: nil)
+    }
+}
+
+/// What a call to a subject does once it has looked at the subject's state.
+///
+/// Declared outside ``SubjectState`` so that it is one type for every subject: code running
+/// unspecialized then returns it from the lock without looking up a generic type.
+@usableFromInline
+enum SubjectSendOutcome {
+    /// Nothing more: the work was done, queued or dropped.
+    case done
+    /// The caller took the turn: deliver, then give the turn up.
+    case deliver
+    /// Another thread holds the turn: wait for it.
+    case wait
+}
