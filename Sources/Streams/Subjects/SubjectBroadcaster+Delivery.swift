@@ -5,11 +5,11 @@ extension SubjectBroadcaster {
     /// nothing changes the list meanwhile, so it is read in place and its conduits are not retained.
     @inlinable
     func deliver(_ value: Output) {
-        if let conduit = state.subscribers.onlyConduit {
+        if let conduit = subscribers.onlyConduit {
             Self.deliver(value, through: conduit)
             return
         }
-        guard case .many(let slots, _) = state.subscribers.storage else { return }
+        guard case .many(let slots, _) = subscribers.storage else { return }
         slots.withUnsafeBufferPointer { slots in
             for slot in slots.indices {
                 guard let conduit = SubjectSubscriberList.conduit(in: slots, at: slot) else { continue }
@@ -48,14 +48,18 @@ extension SubjectBroadcaster {
     @inline(never)
     func deliverQueuedWork() {
         while true {
-            switch lock.withLock({ state.next() }) {
+            let step = lock.withLock { () -> State.Step in
+                admitArrivals()
+                return state.next(subscribers: subscribers)
+            }
+            switch step {
             case .handOver(let waiter):
                 waiter?.unpark()
                 return
             case .work(.value(let value), _):
                 deliver(value)
             case .work(.completion(let completion), _):
-                let recipients = lock.withLock { state.takeSubscribers() }
+                let recipients = lock.withLock { takeSubscribers() }
                 deliver(completion, to: recipients)
             case .work(.currentValue(let conduit), let current):
                 guard let current else { continue }
@@ -65,10 +69,10 @@ extension SubjectBroadcaster {
             case .work(.update(let change), _):
                 apply(change)
             case .work(.attach(let conduit), _):
-                lock.withLock { state.subscribers.append(conduit) }
+                lock.withLock { subscribers.append(conduit) }
             case .work(.detach(let conduit), _):
                 let released = lock.withLock { () -> Unmanaged<AnyObject>? in
-                    state.subscribers.remove(conduit)
+                    subscribers.remove(conduit)
                     return conduit.takeDownstream()
                 }
                 released?.release()

@@ -1,6 +1,6 @@
-/// The machinery both subjects share: a thin class around one ``SubjectState`` (the subscriber list,
-/// completion, upstream subscriptions, the turn and the work queued behind it), which decides, and
-/// the serialized delivery that carries its decisions out.
+/// The machinery both subjects share: a thin class around one ``SubjectState`` (the turn and the work
+/// queued behind it, completion, upstream subscriptions), which decides, the subscriber list, and the
+/// serialized delivery that carries the state's decisions out.
 ///
 /// Delivery follows the rules of ``DeliveryTurn`` (see `DeliveryTurn.swift`): one thread at a time
 /// holds the subject's turn and delivers, with no lock held while it calls out; a send from another
@@ -11,8 +11,10 @@
 /// threads and subscribers, never by the rate of sending.
 ///
 /// The thread holding the turn owns the subscriber list: subscribers that attach or cancel meanwhile
-/// wait in the state's `arrivals` or in its queue, and the holder applies those changes between deliveries. So
-/// delivery walks the list itself, without copying it or retaining its subscribers.
+/// wait in the state's `arrivals` or in its queue, and the holder applies those changes between
+/// deliveries. So delivery walks the list itself, without copying it or retaining its subscribers;
+/// and so the list is kept beside the state, not in it, since other threads change the state
+/// meanwhile.
 @usableFromInline
 final class SubjectBroadcaster<Output, Failure: Error> {
     @usableFromInline
@@ -34,16 +36,22 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     @usableFromInline
     let hasDownstreamDemand = AtomicFlag()
 
-    /// Guarded by `lock`, but for `state.subscribers`, which the thread holding the turn also reads
-    /// without it (nobody else changes it meanwhile).
+    /// Changed with `lock` held, and only while no thread holds the turn or by the thread holding it;
+    /// read with `lock` held, or without it by the thread holding the turn.
     @usableFromInline
     @exclusivity(unchecked)
-    var state: State
+    var subscribers = SubjectSubscriberList<Output, Failure>()
 
     /// The current value of a current-value subject, `nil` for a passthrough subject; the value it
     /// points to is guarded by `lock`. This object allocates and frees it; `state` uses it.
     @usableFromInline
     let currentValue: UnsafeMutablePointer<Output>?
+
+    /// Guarded by `lock`. Its size depends on `Failure`, so it comes last: the fields that delivery
+    /// reads then sit at the same place for every subject.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var state: State
 
     /// Whether this is a current-value subject's broadcaster.
     @inlinable
@@ -82,7 +90,12 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     @inlinable
     func attach<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
         let conduit = SubjectConduitTo(broadcaster: self, downstream: subscriber)
-        if let completion = lock.withLock({ state.attach(conduit, thread: .current) }) {
+        let attachment = lock.withLock { () -> State.Attachment in
+            let attachment = state.attach(conduit, thread: .current)
+            if case .now = attachment { subscribers.append(conduit) }
+            return attachment
+        }
+        if case .finished(let completion) = attachment {
             conduit.cancel()
             subscriber.receive(subscription: Subscriptions.empty)
             subscriber.receive(completion: completion)
@@ -95,14 +108,24 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     /// when that thread reaches the cancellation.
     @inlinable
     func remove(_ conduit: Conduit) {
-        let released = lock.withLock { state.remove(conduit) ? conduit.takeDownstream() : nil }
+        let released = lock.withLock { () -> Unmanaged<AnyObject>? in
+            switch state.remove(conduit) {
+            case .now:
+                subscribers.remove(conduit)
+                return conduit.takeDownstream()
+            case .fromArrivals:
+                return conduit.takeDownstream()
+            case .later:
+                return nil
+            }
+        }
         released?.release()
     }
 
     /// The number of attached subscribers.
     @usableFromInline
     var subscriberCount: Int {
-        lock.withLock { state.subscribers.count + state.arrivals.count }
+        lock.withLock { subscribers.count + state.arrivals.count }
     }
 
     // MARK: Sending
@@ -137,7 +160,8 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     func send(_ value: Output, storingAfterCompletion: Bool = false) {
         let thread = ThreadIdentity.current
         let outcome = lock.withLock {
-            state.send(value, thread: thread, storingAfterCompletion: storingAfterCompletion)
+            state.send(
+                value, thread: thread, storingAfterCompletion: storingAfterCompletion, subscribers: subscribers)
         }
         switch outcome {
         case .done:
@@ -156,7 +180,7 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     func sendAfterWaiting(_ value: Output, thread: ThreadIdentity, storingAfterCompletion: Bool) {
         waitForTurn(thread: thread)
         let delivers = lock.withLock {
-            state.sendAfterWaiting(value, storingAfterCompletion: storingAfterCompletion)
+            state.sendAfterWaiting(value, storingAfterCompletion: storingAfterCompletion, subscribers: subscribers)
         }
         if delivers { deliver(value) }
         finishTurn()
@@ -181,7 +205,8 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     /// the turn.
     @inlinable
     func finish(_ completion: Subscribers.Completion<Failure>) {
-        if let recipients = lock.withLock({ state.finish(completion) }) { deliver(completion, to: recipients) }
+        let recipients = lock.withLock { state.finish(completion) ? takeSubscribers() : nil }
+        if let recipients { deliver(completion, to: recipients) }
         finishTurn()
     }
 
@@ -230,7 +255,11 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     func apply(_ change: (inout Output) -> Void) {
         guard var value = lock.withLock({ state.valueToUpdate }) else { return }
         change(&value)
-        if lock.withLock({ state.store(updated: value) }) { deliver(value) }
+        let delivers = lock.withLock { () -> Bool in
+            state.store(updated: value)
+            return !subscribers.isEmpty
+        }
+        if delivers { deliver(value) }
     }
 
     // MARK: The turn
@@ -241,6 +270,23 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     @inline(never)
     func waitForTurn(thread: ThreadIdentity) {
         awaitTurn(lock: lock) { state.turn.attempt(by: thread, mayPark: $0) }
-        lock.withLock { state.admitArrivals() }
+        lock.withLock { admitArrivals() }
+    }
+
+    /// Adds the subscribers that attached from other threads to the list. Call with `lock` held, as
+    /// the thread holding the turn, between deliveries.
+    @inlinable
+    func admitArrivals() {
+        state.takeArrivals()?.forEach { subscribers.append($0) }
+    }
+
+    /// Empties the subscriber list, with the subscribers that arrived meanwhile, and returns what it
+    /// held. Call with `lock` held, as the thread holding the turn.
+    @inlinable
+    func takeSubscribers() -> SubjectSubscriberList<Output, Failure> {
+        admitArrivals()
+        let recipients = subscribers
+        subscribers = SubjectSubscriberList()
+        return recipients
     }
 }

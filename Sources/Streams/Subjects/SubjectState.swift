@@ -1,11 +1,14 @@
-/// Everything a subject decides, as one value: its subscribers, the turn, the work queued behind the
-/// delivery in progress, its completion and its upstream subscriptions.
+/// Everything a subject decides, as one value: the turn, the work queued behind the delivery in
+/// progress, the subscribers waiting to join, its completion and its upstream subscriptions.
 ///
 /// It holds no lock and looks up no thread: ``SubjectBroadcaster`` keeps it under its lock, passes
-/// the caller's thread in, and carries out what the methods return (deliver, wait for the turn,
-/// release a subscriber) with the lock released. The one exception to "read under the lock" is
-/// ``subscribers``, which the thread holding the turn reads in place while it delivers (see
-/// ``SubjectBroadcaster``).
+/// the caller's thread in, and carries out what the methods return (deliver, wait for the turn, add
+/// or remove a subscriber, release one) with the lock released where it calls out.
+///
+/// The subscriber list itself lives beside the state, in the broadcaster, because the thread holding
+/// the turn reads it without the lock while it delivers: a call from another thread that changes the
+/// state must not be an access to the list. The methods that depend on the list are given it to
+/// read, and say how to change it rather than changing it.
 @usableFromInline
 struct SubjectState<Output, Failure: Error> {
     @usableFromInline
@@ -33,13 +36,9 @@ struct SubjectState<Output, Failure: Error> {
         case handOver(TurnWaiter?)
     }
 
-    /// Changed only while no thread holds the turn or by the thread holding it.
-    @usableFromInline
-    var subscribers = SubscriberList()
-
     /// Subscribers that attached from other threads while the turn was held. The holder adds them to
-    /// `subscribers` between deliveries and before giving the turn up, so they are empty whenever
-    /// the turn is free.
+    /// the list between deliveries and before giving the turn up, so they are empty whenever the turn
+    /// is free.
     @usableFromInline
     var arrivals = SubscriberList()
 
@@ -86,59 +85,66 @@ struct SubjectState<Output, Failure: Error> {
 
     // MARK: Subscribers
 
-    /// Adds a subscriber, now or when the thread holding the turn gets to it; returns the completion
-    /// instead if the subject has finished. The caller's thread is looked at only while the turn is
-    /// held.
+    /// Where a subscriber that attaches goes.
+    @usableFromInline
+    enum Attachment {
+        /// Into the list, now: no thread holds the turn.
+        case now
+        /// Into the list later, when the thread holding the turn gets to it.
+        case later
+        /// Nowhere: the subject has finished, with this completion.
+        case finished(Subscribers.Completion<Failure>)
+    }
+
+    /// Where a subscriber that cancels is taken from.
+    @usableFromInline
+    enum Removal {
+        /// From the list, now: no thread holds the turn. Then let go of it.
+        case now
+        /// It was still waiting to join, and is forgotten: let go of it.
+        case fromArrivals
+        /// From the list later, when the thread holding the turn gets to it.
+        case later
+    }
+
+    /// A subscriber attaches: into the list now, or when the thread holding the turn gets to it, or
+    /// not at all once the subject has finished. The caller's thread is looked at only while the
+    /// turn is held.
     @inlinable
     @inline(__always)
-    mutating func attach(_ conduit: Conduit, thread: @autoclosure () -> ThreadIdentity)
-        -> Subscribers.Completion<Failure>?
-    {
-        if let completion { return completion }
-        if !turn.isHeld {
-            subscribers.append(conduit)
-        } else if turn.holder == thread() {
+    mutating func attach(_ conduit: Conduit, thread: @autoclosure () -> ThreadIdentity) -> Attachment {
+        if let completion { return .finished(completion) }
+        if !turn.isHeld { return .now }
+        if turn.holder == thread() {
             enqueue(.attach(conduit))
         } else {
             arrivals.append(conduit)
         }
-        return nil
+        return .later
     }
 
-    /// Forgets a cancelled subscriber now (`true`: let go of it) or, while a thread holds the turn,
-    /// queues that for the holder (`false`).
+    /// A subscriber cancels: it leaves the list now, or leaves the arrivals, or, while a thread holds
+    /// the turn, leaves the list when that thread gets to it.
     @inlinable
     @inline(__always)
-    mutating func remove(_ conduit: Conduit) -> Bool {
-        if arrivals.remove(conduit) { return true }
+    mutating func remove(_ conduit: Conduit) -> Removal {
+        if arrivals.remove(conduit) { return .fromArrivals }
         if turn.isHeld {
             enqueue(.detach(conduit))
-            return false
+            return .later
         }
-        subscribers.remove(conduit)
-        return true
+        return .now
     }
 
-    /// Moves subscribers that attached from other threads into the list; the thread holding the turn
-    /// calls it between deliveries.
+    /// Hands over the subscribers that attached from other threads, for the thread holding the turn
+    /// to add to the list between deliveries.
     @inlinable
     @inline(__always)
-    mutating func admitArrivals() {
-        guard !arrivals.isEmpty else { return }
+    mutating func takeArrivals() -> SubscriberList? {
+        guard !arrivals.isEmpty else { return nil }
         let admitted = arrivals
         arrivals = SubscriberList()
-        admitted.forEach { subscribers.append($0) }
-    }
-
-    /// Empties the subscriber list, with the subscribers that arrived meanwhile, and returns what it
-    /// held.
-    @inlinable
-    @inline(__always)
-    mutating func takeSubscribers() -> SubscriberList {
-        admitArrivals()
-        let recipients = subscribers
-        subscribers = SubscriberList()
-        return recipients
+        return admitted
     }
 
     // MARK: Upstream
@@ -159,7 +165,9 @@ struct SubjectState<Output, Failure: Error> {
     /// nobody to deliver to, or finished).
     @inlinable
     @inline(__always)
-    mutating func send(_ value: Output, thread: ThreadIdentity, storingAfterCompletion: Bool) -> SubjectSendOutcome {
+    mutating func send(
+        _ value: Output, thread: ThreadIdentity, storingAfterCompletion: Bool, subscribers: borrowing SubscriberList
+    ) -> SubjectSendOutcome {
         guard !isFinished else {
             if storingAfterCompletion, let currentValue { currentValue.pointee = value }
             return .done
@@ -180,7 +188,9 @@ struct SubjectState<Output, Failure: Error> {
     /// whether to deliver it.
     @inlinable
     @inline(__always)
-    mutating func sendAfterWaiting(_ value: Output, storingAfterCompletion: Bool) -> Bool {
+    mutating func sendAfterWaiting(
+        _ value: Output, storingAfterCompletion: Bool, subscribers: borrowing SubscriberList
+    ) -> Bool {
         guard !isFinished else {
             if storingAfterCompletion, let currentValue { currentValue.pointee = value }
             return false
@@ -199,14 +209,14 @@ struct SubjectState<Output, Failure: Error> {
         return outcome
     }
 
-    /// The caller holds the turn for a completion: records it and hands over the subscribers to
-    /// complete, unless the subject had already finished.
+    /// The caller holds the turn for a completion: records it, and returns whether to complete the
+    /// subscribers (not if the subject had already finished).
     @inlinable
     @inline(__always)
-    mutating func finish(_ completion: Subscribers.Completion<Failure>) -> SubscriberList? {
-        guard !isFinished else { return nil }
+    mutating func finish(_ completion: Subscribers.Completion<Failure>) -> Bool {
+        guard !isFinished else { return false }
         markFinished(completion)
-        return takeSubscribers()
+        return true
     }
 
     /// An update is applied: the caller takes the turn, waits for it, or has queued it.
@@ -225,12 +235,11 @@ struct SubjectState<Output, Failure: Error> {
         return currentValue.pointee
     }
 
-    /// Stores an updated value; returns whether anyone is there to deliver it to.
+    /// Stores an updated value.
     @inlinable
     @inline(__always)
-    mutating func store(updated value: Output) -> Bool {
+    mutating func store(updated value: Output) {
         currentValue?.pointee = value
-        return !subscribers.isEmpty
     }
 
     /// Records the completion.
@@ -268,7 +277,8 @@ struct SubjectState<Output, Failure: Error> {
     }
 
     /// Gives the turn up at once if nothing is queued, nobody arrived and nobody waits (what most
-    /// deliveries find); otherwise returns `false` and the holder goes on with ``next()``.
+    /// deliveries find); otherwise returns `false` and the holder goes on with
+    /// ``next(subscribers:)``.
     @inlinable
     @inline(__always)
     mutating func releaseIfIdle() -> Bool {
@@ -278,12 +288,11 @@ struct SubjectState<Output, Failure: Error> {
     }
 
     /// The holder's next piece of queued work, with the current value if the work is to deliver it
-    /// to a subscriber still attached; or, when none is left, the turn given up and the waiter to
-    /// wake.
+    /// to a subscriber still in the list; or, when none is left, the turn given up and the waiter to
+    /// wake. The holder has added the arrivals to the list first.
     @inlinable
     @inline(__always)
-    mutating func next() -> Step {
-        admitArrivals()
+    mutating func next(subscribers: borrowing SubscriberList) -> Step {
         guard pendingStart < pendingEnd else {
             if pendingStart > 0 {
                 pending.removeAll(keepingCapacity: pending.capacity <= 64)

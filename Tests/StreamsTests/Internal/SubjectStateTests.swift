@@ -9,269 +9,324 @@ import Testing
 
     struct Failure: Error, Equatable {}
 
-    let me = ThreadIdentity(rawValue: 1)
-    let other = ThreadIdentity(rawValue: 2)
+    static let me = ThreadIdentity(rawValue: 1)
+    static let other = ThreadIdentity(rawValue: 2)
 
-    /// The broadcaster the conduits belong to; the tests drive their own state instead of its.
+    var me: ThreadIdentity { Self.me }
+    var other: ThreadIdentity { Self.other }
+
+    /// The broadcaster the conduits belong to; the tests drive a state of their own instead of its.
     let broadcaster = SubjectBroadcaster<Int, Failure>()
 
     func conduit() -> SubjectConduit<Int, Failure> {
         SubjectConduitTo(
             broadcaster: broadcaster,
-            downstream: Subscribers.Sink<Int, Failure>(
-                receiveCompletion: { _ in }, receiveValue: { _ in }))
+            downstream: Subscribers.Sink<Int, Failure>(receiveCompletion: { _ in }, receiveValue: { _ in }))
     }
 
-    /// What `next()` hands out until it gives the turn up, written as short words.
-    func drain(_ state: inout State) -> [String] {
-        var steps: [String] = []
-        while true {
-            switch state.next() {
-            case .handOver(let waiter):
-                steps.append(waiter == nil ? "release" : "hand over")
-                return steps
-            case .work(.value(let value), _): steps.append("value \(value)")
-            case .work(.completion(.finished), _): steps.append("finished")
-            case .work(.completion(.failure), _): steps.append("failure")
-            case .work(.currentValue, let current): steps.append("current \(current.map(String.init) ?? "none")")
-            case .work(.update, _): steps.append("update")
-            case .work(.attach(let conduit), _):
-                state.subscribers.append(conduit)
-                steps.append("attach")
-            case .work(.detach(let conduit), _):
-                let removed = state.subscribers.remove(conduit)
-                steps.append(removed ? "detach" : "detach missing")
+    /// The state with the subscriber list beside it, changed as the state says, as the broadcaster
+    /// does; nothing is delivered.
+    struct Subject {
+        var state: State
+        var list = SubjectSubscriberList<Int, Failure>()
+
+        init(currentValue: UnsafeMutablePointer<Int>? = nil) {
+            state = State(currentValue: currentValue)
+        }
+
+        mutating func attach(_ conduit: SubjectConduit<Int, Failure>, by thread: ThreadIdentity = me)
+            -> State.Attachment
+        {
+            let attachment = state.attach(conduit, thread: thread)
+            if case .now = attachment { list.append(conduit) }
+            return attachment
+        }
+
+        mutating func remove(_ conduit: SubjectConduit<Int, Failure>) -> State.Removal {
+            let removal = state.remove(conduit)
+            if case .now = removal { list.remove(conduit) }
+            return removal
+        }
+
+        mutating func send(_ value: Int, by thread: ThreadIdentity = me, storingAfterCompletion: Bool = false)
+            -> SubjectSendOutcome
+        {
+            state.send(value, thread: thread, storingAfterCompletion: storingAfterCompletion, subscribers: list)
+        }
+
+        mutating func sendAfterWaiting(_ value: Int) -> Bool {
+            state.sendAfterWaiting(value, storingAfterCompletion: false, subscribers: list)
+        }
+
+        /// Finishes, as the holder of the turn; returns how many subscribers are completed.
+        mutating func finish(_ completion: Subscribers.Completion<Failure>) -> Int? {
+            guard state.finish(completion) else { return nil }
+            admitArrivals()
+            defer { list = SubjectSubscriberList() }
+            return list.count
+        }
+
+        mutating func admitArrivals() {
+            state.takeArrivals()?.forEach { list.append($0) }
+        }
+
+        /// What the holder does until it gives the turn up, written as short words.
+        mutating func drain() -> [String] {
+            var steps: [String] = []
+            while true {
+                admitArrivals()
+                switch state.next(subscribers: list) {
+                case .handOver(let waiter):
+                    steps.append(waiter == nil ? "release" : "hand over")
+                    return steps
+                case .work(.value(let value), _): steps.append("value \(value)")
+                case .work(.completion(.finished), _): steps.append("finished")
+                case .work(.completion(.failure), _): steps.append("failure")
+                case .work(.currentValue, let current): steps.append("current \(current.map(String.init) ?? "none")")
+                case .work(.update, _): steps.append("update")
+                case .work(.attach(let conduit), _):
+                    list.append(conduit)
+                    steps.append("attach")
+                case .work(.detach(let conduit), _):
+                    let removed = list.remove(conduit)
+                    steps.append(removed ? "detach" : "detach missing")
+                }
             }
         }
+    }
+
+    func pointer(to value: Int) -> UnsafeMutablePointer<Int> {
+        let storage = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+        storage.initialize(to: value)
+        return storage
     }
 
     // MARK: Sending
 
     @Test func aValueWithNobodySubscribedIsDroppedWithoutTakingTheTurn() {
-        var state = State(currentValue: nil)
-        let outcome = state.send(1, thread: me, storingAfterCompletion: false)
+        var subject = Subject()
+        let outcome = subject.send(1)
         #expect(outcome == .done)
-        #expect(!state.turn.isHeld)
+        #expect(!subject.state.turn.isHeld)
     }
 
     @Test func aValueWithSubscribersTakesTheTurnForTheSender() {
-        var state = State(currentValue: nil)
-        _ = state.attach(conduit(), thread: me)
-        let outcome = state.send(1, thread: me, storingAfterCompletion: false)
+        var subject = Subject()
+        let attachment = subject.attach(conduit())
+        guard case .now = attachment else {
+            Issue.record("with the turn free, a subscriber joins the list at once")
+            return
+        }
+        let outcome = subject.send(1)
         #expect(outcome == .deliver)
-        #expect(state.turn.holder == me)
-        let released = state.releaseIfIdle()
+        #expect(subject.state.turn.holder == me)
+        let released = subject.state.releaseIfIdle()
         #expect(released)
-        #expect(!state.turn.isHeld)
+        #expect(!subject.state.turn.isHeld)
     }
 
     @Test func valuesSentByTheHolderQueueInOrderAndOtherThreadsWait() {
-        var state = State(currentValue: nil)
-        _ = state.attach(conduit(), thread: me)
-        let outcome1 = state.send(1, thread: me, storingAfterCompletion: false)
-        #expect(outcome1 == .deliver)
-        let outcome2 = state.send(2, thread: me, storingAfterCompletion: false)
-        #expect(outcome2 == .done)
-        let outcome3 = state.send(3, thread: me, storingAfterCompletion: false)
-        #expect(outcome3 == .done)
-        let outcome4 = state.send(4, thread: other, storingAfterCompletion: false)
-        #expect(outcome4 == .wait)
-        let idle = state.releaseIfIdle()
+        var subject = Subject()
+        _ = subject.attach(conduit())
+        let first = subject.send(1)
+        let second = subject.send(2)
+        let third = subject.send(3)
+        let fromElsewhere = subject.send(4, by: other)
+        #expect([first, second, third, fromElsewhere] == [.deliver, .done, .done, .wait])
+        let idle = subject.state.releaseIfIdle()
         #expect(!idle)
-        #expect(drain(&state) == ["value 2", "value 3", "release"])
-        #expect(!state.turn.isHeld)
-        #expect(state.pending.isEmpty && state.pendingStart == 0 && state.pendingEnd == 0)
+        #expect(subject.drain() == ["value 2", "value 3", "release"])
+        #expect(!subject.state.turn.isHeld)
+        #expect(subject.state.pending.isEmpty)
+        #expect(subject.state.pendingStart == 0 && subject.state.pendingEnd == 0)
     }
 
     @Test func theCurrentValueIsStoredAsSentAndAfterCompletionOnlyWhenAsked() {
-        let storage = UnsafeMutablePointer<Int>.allocate(capacity: 1)
-        storage.initialize(to: 0)
+        let storage = pointer(to: 0)
         defer { storage.deallocate() }
-        var state = State(currentValue: storage)
-        let outcome5 = state.send(1, thread: me, storingAfterCompletion: false)
-        #expect(outcome5 == .done)
-        #expect(storage.pointee == 1)
-        _ = state.attach(conduit(), thread: me)
-        let outcome6 = state.send(2, thread: me, storingAfterCompletion: false)
-        #expect(outcome6 == .deliver)
-        let outcome7 = state.send(3, thread: me, storingAfterCompletion: false)
-        #expect(outcome7 == .done)
-        #expect(storage.pointee == 3)
-        let outcome8 = state.send(4, thread: other, storingAfterCompletion: false)
-        #expect(outcome8 == .wait)
+        var subject = Subject(currentValue: storage)
+        _ = subject.send(1)
+        #expect(storage.pointee == 1, "stored even with nobody to deliver to")
+        _ = subject.attach(conduit())
+        _ = subject.send(2)
+        _ = subject.send(3)
+        #expect(storage.pointee == 3, "a value queued behind a delivery is stored at once")
+        let waits = subject.send(4, by: other)
+        #expect(waits == .wait)
         #expect(storage.pointee == 3, "a waiting sender stores its value once it holds the turn")
-        _ = drain(&state)
-        let delivers = state.sendAfterWaiting(4, storingAfterCompletion: false)
+        _ = subject.drain()
+        let delivers = subject.sendAfterWaiting(4)
         #expect(delivers)
         #expect(storage.pointee == 4)
-        let outcome9 = state.finish(.finished)
-        #expect(outcome9 != nil)
-        let outcome10 = state.send(5, thread: me, storingAfterCompletion: false)
-        #expect(outcome10 == .done)
+        _ = subject.finish(.finished)
+        _ = subject.send(5)
         #expect(storage.pointee == 4)
-        let outcome11 = state.send(6, thread: me, storingAfterCompletion: true)
-        #expect(outcome11 == .done)
+        _ = subject.send(6, storingAfterCompletion: true)
         #expect(storage.pointee == 6)
     }
 
     // MARK: Completion
 
     @Test func aCompletionTakesTheSubscribersOnceAndLaterOnesAreIgnored() {
-        var state = State(currentValue: nil)
-        _ = state.attach(conduit(), thread: me)
-        _ = state.attach(conduit(), thread: me)
-        let outcome12 = state.send(completion: .failure(Failure()), thread: me)
-        #expect(outcome12 == .deliver)
-        let recipients = state.finish(.failure(Failure()))
-        #expect(recipients?.count == 2)
-        #expect(state.subscribers.isEmpty)
-        #expect(state.completion == .failure(Failure()))
-        let outcome13 = state.finish(.finished)
-        #expect(outcome13 == nil)
-        let outcome14 = state.send(completion: .finished, thread: me)
-        #expect(outcome14 == .done)
-        #expect(state.completion == .failure(Failure()))
+        var subject = Subject()
+        _ = subject.attach(conduit())
+        _ = subject.attach(conduit())
+        let outcome = subject.state.send(completion: .failure(Failure()), thread: me)
+        #expect(outcome == .deliver)
+        let completed = subject.finish(.failure(Failure()))
+        #expect(completed == 2)
+        #expect(subject.list.isEmpty)
+        #expect(subject.state.completion == .failure(Failure()))
+        let again = subject.finish(.finished)
+        #expect(again == nil)
+        let late = subject.state.send(completion: .finished, thread: me)
+        #expect(late == .done)
+        #expect(subject.state.completion == .failure(Failure()))
     }
 
     @Test func aCompletionSentInsideADeliveryIsRecordedAtOnceAndDeliveredAfterIt() {
-        var state = State(currentValue: nil)
-        _ = state.attach(conduit(), thread: me)
-        let outcome15 = state.send(1, thread: me, storingAfterCompletion: false)
-        #expect(outcome15 == .deliver)
-        let outcome16 = state.send(completion: .finished, thread: me)
-        #expect(outcome16 == .done)
-        #expect(state.isFinished)
-        let outcome17 = state.send(2, thread: me, storingAfterCompletion: false)
-        #expect(outcome17 == .done)
-        #expect(drain(&state) == ["finished", "release"])
+        var subject = Subject()
+        _ = subject.attach(conduit())
+        _ = subject.send(1)
+        let outcome = subject.state.send(completion: .finished, thread: me)
+        #expect(outcome == .done)
+        #expect(subject.state.isFinished)
+        let late = subject.send(2)
+        #expect(late == .done)
+        #expect(subject.drain() == ["finished", "release"])
     }
 
     @Test func aSubscriberArrivingAfterCompletionGetsTheCompletion() {
-        var state = State(currentValue: nil)
-        _ = state.finish(.finished)
-        let completion = state.attach(conduit(), thread: me)
-        #expect(completion == .finished)
-        #expect(state.subscribers.isEmpty && state.arrivals.isEmpty)
+        var subject = Subject()
+        _ = subject.finish(.finished)
+        let attachment = subject.attach(conduit())
+        guard case .finished(.finished) = attachment else {
+            Issue.record("a subscriber arriving after completion gets the completion, not \(attachment)")
+            return
+        }
+        #expect(subject.list.isEmpty && subject.state.arrivals.isEmpty)
     }
 
     // MARK: Subscribers arriving and leaving
 
     @Test func subscribersArrivingWhileAnotherThreadDeliversWaitUntilBetweenDeliveries() {
-        var state = State(currentValue: nil)
-        _ = state.attach(conduit(), thread: me)
-        let outcome18 = state.send(1, thread: me, storingAfterCompletion: false)
-        #expect(outcome18 == .deliver)
-        let outcome19 = state.attach(conduit(), thread: other)
-        #expect(outcome19 == nil)
-        #expect(state.subscribers.count == 1)
-        #expect(state.arrivals.count == 1)
-        let idle = state.releaseIfIdle()
+        var subject = Subject()
+        _ = subject.attach(conduit())
+        _ = subject.send(1)
+        let attachment = subject.attach(conduit(), by: other)
+        guard case .later = attachment else {
+            Issue.record("a subscriber from another thread waits while the turn is held")
+            return
+        }
+        #expect(subject.list.count == 1)
+        #expect(subject.state.arrivals.count == 1)
+        let idle = subject.state.releaseIfIdle()
         #expect(!idle, "the holder admits arrivals before giving the turn up")
-        #expect(drain(&state) == ["release"])
-        #expect(state.subscribers.count == 2)
-        #expect(state.arrivals.isEmpty)
+        #expect(subject.drain() == ["release"])
+        #expect(subject.list.count == 2)
+        #expect(subject.state.arrivals.isEmpty)
     }
 
     @Test func aSubscriberAttachingInsideADeliveryIsQueuedBehindIt() {
-        var state = State(currentValue: nil)
-        _ = state.attach(conduit(), thread: me)
-        let outcome20 = state.send(1, thread: me, storingAfterCompletion: false)
-        #expect(outcome20 == .deliver)
-        let outcome21 = state.attach(conduit(), thread: me)
-        #expect(outcome21 == nil)
-        let outcome22 = state.send(2, thread: me, storingAfterCompletion: false)
-        #expect(outcome22 == .done)
-        #expect(state.subscribers.count == 1)
-        #expect(drain(&state) == ["attach", "value 2", "release"])
-        #expect(state.subscribers.count == 2)
+        var subject = Subject()
+        _ = subject.attach(conduit())
+        _ = subject.send(1)
+        _ = subject.attach(conduit())
+        _ = subject.send(2)
+        #expect(subject.list.count == 1)
+        #expect(subject.drain() == ["attach", "value 2", "release"])
+        #expect(subject.list.count == 2)
     }
 
     @Test func cancellingWhileFreeRemovesAtOnceAndWhileDeliveringQueuesTheRemoval() {
-        var state = State(currentValue: nil)
+        var subject = Subject()
         let first = conduit()
         let second = conduit()
-        _ = state.attach(first, thread: me)
-        _ = state.attach(second, thread: me)
-        let removedAtOnce = state.remove(first)
-        #expect(removedAtOnce)
-        #expect(state.subscribers.count == 1)
-        let outcome23 = state.send(1, thread: me, storingAfterCompletion: false)
-        #expect(outcome23 == .deliver)
-        let removedNow = state.remove(second)
-        #expect(!removedNow)
-        #expect(state.subscribers.count == 1, "the list the holder walks does not change under it")
-        #expect(drain(&state) == ["detach", "release"])
-        #expect(state.subscribers.isEmpty)
+        _ = subject.attach(first)
+        _ = subject.attach(second)
+        let whileFree = subject.remove(first)
+        guard case .now = whileFree else {
+            Issue.record("with the turn free, a cancelled subscriber leaves at once")
+            return
+        }
+        #expect(subject.list.count == 1)
+        _ = subject.send(1)
+        let whileDelivering = subject.remove(second)
+        guard case .later = whileDelivering else {
+            Issue.record("while delivering, a cancelled subscriber leaves when the holder gets to it")
+            return
+        }
+        #expect(subject.list.count == 1, "the list the holder walks does not change under it")
+        #expect(subject.drain() == ["detach", "release"])
+        #expect(subject.list.isEmpty)
     }
 
-    @Test func cancellingAnArrivalRemovesItAtOnceEvenWhileDelivering() {
-        var state = State(currentValue: nil)
-        _ = state.attach(conduit(), thread: me)
-        let outcome24 = state.send(1, thread: me, storingAfterCompletion: false)
-        #expect(outcome24 == .deliver)
+    @Test func cancellingAnArrivalForgetsItAtOnceEvenWhileDelivering() {
+        var subject = Subject()
+        _ = subject.attach(conduit())
+        _ = subject.send(1)
         let arrival = conduit()
-        _ = state.attach(arrival, thread: other)
-        let removed = state.remove(arrival)
-        #expect(removed)
-        #expect(state.arrivals.isEmpty)
-        let idle = state.releaseIfIdle()
+        _ = subject.attach(arrival, by: other)
+        let removal = subject.remove(arrival)
+        guard case .fromArrivals = removal else {
+            Issue.record("an arrival that cancels is forgotten at once")
+            return
+        }
+        #expect(subject.state.arrivals.isEmpty)
+        let idle = subject.state.releaseIfIdle()
         #expect(idle)
     }
 
     // MARK: Current value and updates
 
     @Test func theCurrentValueGoesOnlyToASubscriberStillAttached() {
-        let storage = UnsafeMutablePointer<Int>.allocate(capacity: 1)
-        storage.initialize(to: 7)
+        let storage = pointer(to: 7)
         defer { storage.deallocate() }
-        var state = State(currentValue: storage)
+        var subject = Subject(currentValue: storage)
         let attached = conduit()
         let gone = conduit()
-        _ = state.attach(attached, thread: me)
-        let outcome25 = state.claimTurn(by: me, orQueue: .currentValue(attached))
-        #expect(outcome25 == .deliver)
-        state.enqueue(.currentValue(attached))
-        state.enqueue(.currentValue(gone))
-        #expect(drain(&state) == ["current 7", "current none", "release"])
+        _ = subject.attach(attached)
+        let outcome = subject.state.claimTurn(by: me, orQueue: .currentValue(attached))
+        #expect(outcome == .deliver)
+        subject.state.enqueue(.currentValue(attached))
+        subject.state.enqueue(.currentValue(gone))
+        #expect(subject.drain() == ["current 7", "current none", "release"])
     }
 
     @Test func anUpdateInsideADeliveryIsQueuedAndReadsTheLatestValueWhenItRuns() {
-        let storage = UnsafeMutablePointer<Int>.allocate(capacity: 1)
-        storage.initialize(to: 1)
+        let storage = pointer(to: 1)
         defer { storage.deallocate() }
-        var state = State(currentValue: storage)
-        _ = state.attach(conduit(), thread: me)
-        let outcome26 = state.update({ $0 += 1 }, thread: me)
-        #expect(outcome26 == .deliver)
-        #expect(state.valueToUpdate == 1)
-        let delivers = state.store(updated: 2)
-        #expect(delivers)
-        let outcome27 = state.update({ $0 += 1 }, thread: me)
-        #expect(outcome27 == .done)
-        let outcome28 = state.update({ $0 += 1 }, thread: other)
-        #expect(outcome28 == .wait)
-        #expect(drain(&state) == ["update", "release"])
-        _ = state.finish(.finished)
-        #expect(state.valueToUpdate == nil)
-        let outcome29 = state.update({ $0 += 1 }, thread: me)
-        #expect(outcome29 == .done)
+        var subject = Subject(currentValue: storage)
+        _ = subject.attach(conduit())
+        let first = subject.state.update({ $0 += 1 }, thread: me)
+        #expect(first == .deliver)
+        #expect(subject.state.valueToUpdate == 1)
+        subject.state.store(updated: 2)
+        #expect(storage.pointee == 2)
+        let nested = subject.state.update({ $0 += 1 }, thread: me)
+        let fromElsewhere = subject.state.update({ $0 += 1 }, thread: other)
+        #expect([nested, fromElsewhere] == [.done, .wait])
+        #expect(subject.drain() == ["update", "release"])
+        _ = subject.finish(.finished)
+        #expect(subject.state.valueToUpdate == nil)
+        let late = subject.state.update({ $0 += 1 }, thread: me)
+        #expect(late == .done)
     }
 
     // MARK: The turn and upstream
 
     @Test func aParkedWaiterIsHandedTheTurn() {
-        var state = State(currentValue: nil)
-        _ = state.attach(conduit(), thread: me)
-        let outcome30 = state.send(1, thread: me, storingAfterCompletion: false)
-        #expect(outcome30 == .deliver)
-        guard case .parked = state.turn.attempt(by: other, mayPark: true) else {
+        var subject = Subject()
+        _ = subject.attach(conduit())
+        _ = subject.send(1)
+        guard case .parked = subject.state.turn.attempt(by: other, mayPark: true) else {
             Issue.record("the other thread should park")
             return
         }
-        let idle = state.releaseIfIdle()
+        let idle = subject.state.releaseIfIdle()
         #expect(!idle)
-        #expect(drain(&state) == ["hand over"])
-        #expect(state.turn.holder == other)
+        #expect(subject.drain() == ["hand over"])
+        #expect(subject.state.turn.holder == other)
     }
 
     @Test func upstreamSubscriptionsAreKeptAndAskedAtOnceOnlyWhenTold() {

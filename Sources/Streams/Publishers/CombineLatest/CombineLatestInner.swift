@@ -9,13 +9,7 @@ final class CombineLatestInner<Buffers: CombineLatestBuffers, Downstream: Subscr
     BufferingUpstreamOwner, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 where Downstream.Input == Buffers.Output {
     @usableFromInline
-    typealias Failure = Downstream.Failure
-
-    @usableFromInline
-    typealias UpstreamFailure = Downstream.Failure
-
-    @usableFromInline
-    typealias State = CombineLatestState<Buffers, Failure>
+    typealias State = CombineLatestState<Buffers, Downstream.Failure>
 
     @usableFromInline
     let downstream: Downstream
@@ -91,7 +85,7 @@ where Downstream.Input == Buffers.Output {
     }
 
     @inlinable
-    func receive(completion: Subscribers.Completion<Failure>, upstream index: Int) {
+    func receive(completion: Subscribers.Completion<Downstream.Failure>, upstream index: Int) {
         let thread = ThreadIdentity.current
         guard let ending = lock.withLock({ state.complete(completion, index: index, thread: thread) }) else {
             return

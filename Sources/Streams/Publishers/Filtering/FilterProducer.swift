@@ -14,73 +14,48 @@ enum FilterStep<Output, Failure: Error> {
     case fail(Failure)
 }
 
-/// How a filter-like operator treats events that arrive out of order. Combine's filter-like operators
-/// differ here, and Streams follows each of them.
+/// How a filter-like operator treats events that arrive out of order: one of the four ways Combine's
+/// filter-like operators differ here, each followed by the operators that behave that way.
 ///
-/// Every preset is built in place by an inlinable computed property, so once the producer is
-/// specialized each check folds to a constant and the value path keeps only its own branch.
+/// Each behaviour below is a property of the case, so once the producer is specialized each check
+/// folds to a constant and the value path keeps only its own branch.
 @usableFromInline
-struct FilterConduct {
+enum FilterConduct {
+    /// Values wait for the subscription; a completion is passed on unless the stream has ended.
+    case lenient
+    /// Combine's shared filter machinery (`TryFilter`, `TryCompactMap`, `RemoveDuplicates`,
+    /// `PrefixWhile` and their kin): any event before the subscription stops the program.
+    case strict
+    /// Combine's `DropWhile` and `TryDropWhile`: events outside the subscription are ignored, and a
+    /// request for no elements stops the program.
+    case dropWhile
+    /// Combine's `Output`: values are counted and passed on whatever the state.
+    case output
+
     /// A value, completion or request that arrives before the subscription stops the program.
-    @usableFromInline
-    let trapsBeforeSubscription: Bool
+    @inlinable
+    var trapsBeforeSubscription: Bool { self == .strict }
 
     /// A completion that arrives before the subscription is passed on and ends the stream.
-    @usableFromInline
-    let completesBeforeSubscription: Bool
+    @inlinable
+    var completesBeforeSubscription: Bool { self == .lenient }
 
     /// Values are processed whatever the state, not only while subscribed.
-    @usableFromInline
-    let processesValuesInAnyState: Bool
+    @inlinable
+    var processesValuesInAnyState: Bool { self == .output }
 
     /// `cancel()`, and ending the stream from within, do nothing until the subscription has arrived,
     /// so a subscription that arrives later is still accepted.
-    @usableFromInline
-    let endsOnlyWhenSubscribed: Bool
+    @inlinable
+    var endsOnlyWhenSubscribed: Bool { self == .dropWhile || self == .output }
 
     /// `request(.none)` stops the program.
-    @usableFromInline
-    let rejectsZeroDemand: Bool
+    @inlinable
+    var rejectsZeroDemand: Bool { self == .dropWhile }
 
     /// The mirror shows `downstream` and the logic's `reflectedState`; otherwise it has no children.
-    @usableFromInline
-    let reflectsState: Bool
-
     @inlinable
-    init(
-        trapsBeforeSubscription: Bool = false, completesBeforeSubscription: Bool = false,
-        processesValuesInAnyState: Bool = false, endsOnlyWhenSubscribed: Bool = false,
-        rejectsZeroDemand: Bool = false, reflectsState: Bool = true
-    ) {
-        self.trapsBeforeSubscription = trapsBeforeSubscription
-        self.completesBeforeSubscription = completesBeforeSubscription
-        self.processesValuesInAnyState = processesValuesInAnyState
-        self.endsOnlyWhenSubscribed = endsOnlyWhenSubscribed
-        self.rejectsZeroDemand = rejectsZeroDemand
-        self.reflectsState = reflectsState
-    }
-
-    /// Values wait for the subscription; a completion is passed on unless the stream has ended.
-    @inlinable
-    static var lenient: FilterConduct { FilterConduct(completesBeforeSubscription: true) }
-
-    /// Combine's shared filter machinery (`TryFilter`, `TryCompactMap`, `RemoveDuplicates`,
-    /// `PrefixWhile` and their kin): any event before the subscription stops the program.
-    @inlinable
-    static var strict: FilterConduct { FilterConduct(trapsBeforeSubscription: true) }
-
-    /// Combine's `DropWhile` and `TryDropWhile`: events outside the subscription are ignored, and a
-    /// request for no elements stops the program.
-    @inlinable
-    static var dropWhile: FilterConduct {
-        FilterConduct(endsOnlyWhenSubscribed: true, rejectsZeroDemand: true, reflectsState: false)
-    }
-
-    /// Combine's `Output`: values are counted and passed on whatever the state.
-    @inlinable
-    static var output: FilterConduct {
-        FilterConduct(processesValuesInAnyState: true, endsOnlyWhenSubscribed: true, reflectsState: false)
-    }
+    var reflectsState: Bool { self == .lenient || self == .strict }
 }
 
 /// The per-operator part of a filter-like operator: how it treats each value and how it names itself.

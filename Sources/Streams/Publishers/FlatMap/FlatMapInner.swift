@@ -13,22 +13,6 @@ extension Publishers.FlatMap {
         CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == NewPublisher.Output, Downstream.Failure == Upstream.Failure {
         @usableFromInline
-        typealias Input = Upstream.Output
-
-        @usableFromInline
-        typealias Failure = Upstream.Failure
-
-        /// What the new publishers publish.
-        @usableFromInline
-        typealias UpstreamInput = NewPublisher.Output
-
-        @usableFromInline
-        typealias UpstreamFailure = NewPublisher.Failure
-
-        @usableFromInline
-        typealias UpstreamIndex = Int
-
-        @usableFromInline
         typealias State = FlatMapState<NewPublisher.Output, Upstream.Failure>
 
         @usableFromInline

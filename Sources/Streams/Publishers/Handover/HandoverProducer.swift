@@ -65,17 +65,6 @@ extension HandoverLogic where Failure == any Error {
 final class HandoverProducer<Downstream: Subscriber, Logic: HandoverLogic>: Subscription,
     IndexedUpstreamOwner, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 where Downstream.Input == Logic.Second.Output, Downstream.Failure == Logic.Failure {
-    /// The second publisher's output.
-    @usableFromInline
-    typealias UpstreamInput = Logic.Second.Output
-
-    @usableFromInline
-    typealias UpstreamFailure = Logic.Second.Failure
-
-    /// There is only one second publisher.
-    @usableFromInline
-    typealias UpstreamIndex = Void
-
     @usableFromInline
     static var upstreamPresentation: UpstreamSidePresentation { .owner }
 

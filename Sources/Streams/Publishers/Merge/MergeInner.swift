@@ -19,22 +19,7 @@ final class MergeInner<Downstream: Subscriber>: Subscription, IndexedUpstreamOwn
     CustomReflectable, CustomPlaygroundDisplayConvertible
 {
     @usableFromInline
-    typealias Input = Downstream.Input
-
-    @usableFromInline
-    typealias Failure = Downstream.Failure
-
-    @usableFromInline
-    typealias UpstreamInput = Downstream.Input
-
-    @usableFromInline
-    typealias UpstreamFailure = Downstream.Failure
-
-    @usableFromInline
-    typealias UpstreamIndex = Int
-
-    @usableFromInline
-    typealias State = MergeState<Input, Failure>
+    typealias State = MergeState<Downstream.Input, Downstream.Failure>
 
     @usableFromInline
     let downstream: Downstream
@@ -65,7 +50,7 @@ final class MergeInner<Downstream: Subscriber>: Subscription, IndexedUpstreamOwn
     }
 
     @inlinable
-    func receive(_ input: Input, upstream index: Int) -> Subscribers.Demand {
+    func receive(_ input: Downstream.Input, upstream index: Int) -> Subscribers.Demand {
         let thread = ThreadIdentity.current
         switch lock.withLock({ state.arrive(input, index: index, thread: thread, holdingTurn: false) }) {
         case .drop, .waiting:
@@ -86,7 +71,7 @@ final class MergeInner<Downstream: Subscriber>: Subscription, IndexedUpstreamOwn
     /// Delivers a value that arrived while another thread held the turn, once this thread has it.
     @inlinable
     @inline(never)
-    func receiveAfterWaiting(_ input: Input, index: Int, thread: ThreadIdentity) -> Subscribers.Demand {
+    func receiveAfterWaiting(_ input: Downstream.Input, index: Int, thread: ThreadIdentity) -> Subscribers.Demand {
         awaitTurn(lock: lock) { state.turn.attempt(by: thread, mayPark: $0) }
         switch lock.withLock({ state.arrive(input, index: index, thread: thread, holdingTurn: true) }) {
         case .drop, .waiting, .wait:
@@ -101,7 +86,7 @@ final class MergeInner<Downstream: Subscriber>: Subscription, IndexedUpstreamOwn
     }
 
     @inlinable
-    func receive(completion: Subscribers.Completion<Failure>, upstream index: Int) {
+    func receive(completion: Subscribers.Completion<Downstream.Failure>, upstream index: Int) {
         let thread = ThreadIdentity.current
         switch completion {
         case .finished:

@@ -57,7 +57,7 @@ extension Publishers {
         /// Attaches the subscriber through a subscriber that watches for an empty stream.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(subscriber: Inner(downstream: subscriber, output: output))
+            upstream.receive(subscriber: ReplacementProducer<S, Logic>(downstream: subscriber, replacement: output))
         }
     }
 }
@@ -67,118 +67,24 @@ extension Publishers.ReplaceEmpty: Equatable where Upstream: Equatable, Upstream
 extension Publishers.ReplaceEmpty: Sendable where Upstream: Sendable, Upstream.Output: Sendable {}
 
 extension Publishers.ReplaceEmpty {
-    /// The subscriber attached upstream, and the subscription downstream sees.
+    /// Replaces a finish that comes before any value; asks the upstream for everything at once.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
-    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+    enum Logic: ReplacementLogic {
         @usableFromInline
-        let downstream: Downstream
-
-        /// The value published when the upstream finishes empty.
-        @usableFromInline
-        let output: Upstream.Output
-
-        @usableFromInline
-        let lock = Lock()
-
-        /// Guarded by `lock`.
-        @usableFromInline
-        var status = SubscriptionStatus.awaitingSubscription
-
-        /// Touched only by `receive(_:)` and `receive(completion:)`, which never run concurrently.
-        @usableFromInline
-        var receivedValue = false
-
-        /// Guarded by `lock`: whether downstream has ever requested values.
-        @usableFromInline
-        var downstreamRequested = false
-
-        /// Guarded by `lock`: the upstream finished empty and the replacement waits for a request.
-        @usableFromInline
-        var replacementPending = false
+        typealias Output = Upstream.Output
 
         @inlinable
-        init(downstream: Downstream, output: Upstream.Output) {
-            self.downstream = downstream
-            self.output = output
-        }
+        static var upstreamDemand: ReplacementUpstreamDemand { .unlimited }
 
         @inlinable
-        func receive(subscription: any Subscription) {
-            guard lock.withLock({ status.accept(subscription) }) else {
-                subscription.cancel()
-                return
-            }
-            downstream.receive(subscription: self)
-            subscription.request(.unlimited)
-        }
-
-        @inlinable
-        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            guard lock.withLock({ status.isSubscribed }) else { return .none }
-            receivedValue = true
-            return downstream.receive(input)
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let replaceNow = lock.withLock { () -> Bool? in
-                guard status.complete() else { return nil }
-                guard case .finished = completion, !receivedValue else { return false }
-                if downstreamRequested { return true }
-                replacementPending = true
-                return nil
-            }
-            switch replaceNow {
-            case true?: publishReplacement()
-            case false?: downstream.receive(completion: completion)
-            case nil: return
-            }
-        }
-
-        @inlinable
-        func publishReplacement() {
-            _ = downstream.receive(output)
-            downstream.receive(completion: .finished)
-        }
-
-        @inlinable
-        func request(_ demand: Subscribers.Demand) {
-            precondition(demand > 0, "A subscription's demand must be greater than zero, got \(demand)")
-            let (subscription, replaceNow) = lock.withLock { () -> ((any Subscription)?, Bool) in
-                downstreamRequested = true
-                if replacementPending {
-                    replacementPending = false
-                    return (nil, true)
-                }
-                return (status.subscription, false)
-            }
-            if replaceNow {
-                publishReplacement()
-            } else {
-                subscription?.request(demand)
-            }
-        }
-
-        /// Like Combine's, a cancel before the upstream's subscription arrives does nothing.
-        @inlinable
-        func cancel() {
-            let subscription = lock.withLock { () -> (any Subscription)? in
-                replacementPending = false
-                guard status.isSubscribed else { return nil }
-                return status.terminate()
-            }
-            subscription?.cancel()
+        static func ending(
+            for completion: Subscribers.Completion<Upstream.Failure>, afterValues: Bool
+        ) -> ReplacementEnding<Upstream.Failure> {
+            guard case .finished = completion, !afterValues else { return .complete(completion) }
+            return .replace
         }
 
         @usableFromInline
-        var description: String { "ReplaceEmpty" }
-
-        @usableFromInline
-        var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
-
-        @usableFromInline
-        var playgroundDescription: Any { description }
+        static var name: String { "ReplaceEmpty" }
     }
 }

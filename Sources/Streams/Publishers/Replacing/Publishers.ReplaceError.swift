@@ -71,7 +71,12 @@ extension Publishers.ReplaceError {
         typealias Output = Upstream.Output
 
         @inlinable
-        static func ending(for completion: Subscribers.Completion<Upstream.Failure>) -> ReplacementEnding<Never> {
+        static var upstreamDemand: ReplacementUpstreamDemand { .downstreams }
+
+        @inlinable
+        static func ending(
+            for completion: Subscribers.Completion<Upstream.Failure>, afterValues _: Bool
+        ) -> ReplacementEnding<Never> {
             switch completion {
             case .finished: .complete(.finished)
             case .failure: .replace

@@ -7,8 +7,20 @@ enum ReplacementEnding<Failure: Error> {
     case complete(Subscribers.Completion<Failure>)
 }
 
-/// The per-operator part of an operator that passes values and demand through and may replace the
-/// upstream's completion with one last value, such as `replaceError(with:)`, which replaces a failure.
+/// What an operator that may replace the upstream's completion asks its upstream for.
+@usableFromInline
+enum ReplacementUpstreamDemand {
+    /// Downstream's requests, passed on as they come and counted: a value from the upstream with
+    /// none outstanding stops the program (`replaceError(with:)`).
+    case downstreams
+    /// Everything, as soon as it subscribes, and downstream's requests on top; values pass through
+    /// whatever downstream asked for (`replaceEmpty(with:)`).
+    case unlimited
+}
+
+/// The per-operator part of an operator that passes values through and may replace the upstream's
+/// completion with one last value: `replaceError(with:)` replaces a failure, `replaceEmpty(with:)` a
+/// finish before any value.
 @usableFromInline
 protocol ReplacementLogic {
     /// The upstream's output, and the replacement's type.
@@ -18,8 +30,13 @@ protocol ReplacementLogic {
     /// The operator's failure.
     associatedtype Failure: Error
 
-    /// Decides how the stream ends on the upstream's completion.
-    static func ending(for completion: Subscribers.Completion<UpstreamFailure>) -> ReplacementEnding<Failure>
+    /// What the operator asks its upstream for.
+    static var upstreamDemand: ReplacementUpstreamDemand { get }
+
+    /// Decides how the stream ends on the upstream's completion, given whether any value came first.
+    static func ending(
+        for completion: Subscribers.Completion<UpstreamFailure>, afterValues: Bool
+    ) -> ReplacementEnding<Failure>
 
     /// The operator's name, as Combine prints it.
     static var name: String { get }
@@ -28,10 +45,11 @@ protocol ReplacementLogic {
 /// The subscriber and subscription of an operator that may replace the upstream's completion with one
 /// last value.
 ///
-/// It counts downstream's outstanding demand, so that when the upstream completes it knows whether it
-/// may publish the replacement at once; otherwise the replacement waits for the next request. As in
-/// Combine, a value the upstream sends with no outstanding demand stops the program, and a cancel
-/// before the upstream's subscription arrives does nothing.
+/// It counts downstream's outstanding demand (or, when it asks the upstream for everything, only
+/// whether downstream has asked), so that when the upstream completes it knows whether it may publish
+/// the replacement at once; otherwise the replacement waits for the next request. As in Combine, a
+/// value the upstream sends with no outstanding demand stops the program where the demand is passed
+/// on, and a cancel before the upstream's subscription arrives does nothing.
 @usableFromInline
 final class ReplacementProducer<Downstream: Subscriber, Logic: ReplacementLogic>: Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -58,6 +76,11 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     @usableFromInline
     var replacementPending = false
 
+    /// Whether the upstream has sent a value. Touched only by the upstream's calls, which never run
+    /// concurrently.
+    @usableFromInline
+    var receivedValue = false
+
     @inlinable
     init(downstream: Downstream, replacement: Logic.Output) {
         self.downstream = downstream
@@ -71,17 +94,20 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
             return
         }
         downstream.receive(subscription: self)
+        if case .unlimited = Logic.upstreamDemand { subscription.request(.unlimited) }
     }
 
     @inlinable
     func receive(_ input: Logic.Output) -> Subscribers.Demand {
         let live = lock.withLock { () -> Bool in
             guard status.isSubscribed else { return false }
+            guard case .downstreams = Logic.upstreamDemand else { return true }
             precondition(demand > 0, "\(Logic.name) received a value from its upstream with no outstanding demand")
             demand -= 1
             return true
         }
         guard live else { return .none }
+        receivedValue = true
         let more = downstream.receive(input)
         if more > 0 { lock.withLock { demand += more } }
         return more
@@ -89,7 +115,7 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
 
     @inlinable
     func receive(completion: Subscribers.Completion<Logic.UpstreamFailure>) {
-        switch Logic.ending(for: completion) {
+        switch Logic.ending(for: completion, afterValues: receivedValue) {
         case .complete(let completion):
             guard lock.withLock({ status.complete() }) else { return }
             downstream.receive(completion: completion)

@@ -155,23 +155,6 @@ extension Publishers.SwitchToLatest {
     final class Outer<Downstream: Subscriber>: Subscriber, Subscription, IndexedUpstreamOwner,
         CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == P.Output, Downstream.Failure == Upstream.Failure {
-        @usableFromInline
-        typealias Input = Upstream.Output
-
-        @usableFromInline
-        typealias Failure = Upstream.Failure
-
-        /// What the inner publishers publish.
-        @usableFromInline
-        typealias UpstreamInput = P.Output
-
-        @usableFromInline
-        typealias UpstreamFailure = P.Failure
-
-        /// Inner publishers are numbered in the order they arrive.
-        @usableFromInline
-        typealias UpstreamIndex = UInt64
-
         /// Kept for as long as this object lives, as in Combine.
         @usableFromInline
         let downstream: Downstream

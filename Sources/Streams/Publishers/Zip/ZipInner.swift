@@ -12,13 +12,7 @@ final class ZipInner<Downstream: Subscriber, Buffers: ZipBuffers>: Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 where Buffers.Output == Downstream.Input {
     @usableFromInline
-    typealias Failure = Downstream.Failure
-
-    @usableFromInline
-    typealias UpstreamFailure = Downstream.Failure
-
-    @usableFromInline
-    typealias State = ZipState<Buffers, Failure>
+    typealias State = ZipState<Buffers, Downstream.Failure>
 
     @usableFromInline
     let downstream: Downstream
@@ -75,7 +69,7 @@ where Buffers.Output == Downstream.Input {
     }
 
     @inlinable
-    func receive(completion: Subscribers.Completion<Failure>, upstream index: Int) {
+    func receive(completion: Subscribers.Completion<Downstream.Failure>, upstream index: Int) {
         let thread = ThreadIdentity.current
         switch completion {
         case .finished:
