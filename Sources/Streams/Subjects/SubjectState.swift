@@ -111,7 +111,6 @@ struct SubjectState<Output, Failure: Error> {
     /// not at all once the subject has finished. The caller's thread is looked at only while the
     /// turn is held.
     @inlinable
-    @inline(__always)
     mutating func attach(_ conduit: Conduit, thread: @autoclosure () -> ThreadIdentity) -> Attachment {
         if let completion { return .finished(completion) }
         if !turn.isHeld { return .now }
@@ -126,7 +125,6 @@ struct SubjectState<Output, Failure: Error> {
     /// A subscriber cancels: it leaves the list now, or leaves the arrivals, or, while a thread holds
     /// the turn, leaves the list when that thread gets to it.
     @inlinable
-    @inline(__always)
     mutating func remove(_ conduit: Conduit) -> Removal {
         if arrivals.remove(conduit) { return .fromArrivals }
         if turn.isHeld {
@@ -139,7 +137,6 @@ struct SubjectState<Output, Failure: Error> {
     /// Hands over the subscribers that attached from other threads, for the thread holding the turn
     /// to add to the list between deliveries.
     @inlinable
-    @inline(__always)
     mutating func takeArrivals() -> SubscriberList? {
         guard !arrivals.isEmpty else { return nil }
         let admitted = arrivals
@@ -152,7 +149,6 @@ struct SubjectState<Output, Failure: Error> {
     /// Keeps an upstream subscription; returns whether to ask it for everything at once (a
     /// current-value subject, or a passthrough one whose subscribers have asked for values).
     @inlinable
-    @inline(__always)
     mutating func add(upstream subscription: any Subscription, requestsAtOnce: Bool) -> Bool {
         upstreamSubscriptions.append(subscription)
         return requestsAtOnce
@@ -187,7 +183,6 @@ struct SubjectState<Output, Failure: Error> {
     /// The caller, having waited, holds the turn for its value: stores it where it should, and says
     /// whether to deliver it.
     @inlinable
-    @inline(__always)
     mutating func sendAfterWaiting(
         _ value: Output, storingAfterCompletion: Bool, subscribers: borrowing SubscriberList
     ) -> Bool {
@@ -201,7 +196,6 @@ struct SubjectState<Output, Failure: Error> {
 
     /// A completion is sent: finishes at once if it is queued behind the delivery in progress.
     @inlinable
-    @inline(__always)
     mutating func send(completion: Subscribers.Completion<Failure>, thread: ThreadIdentity) -> SubjectSendOutcome {
         guard !isFinished else { return .done }
         let outcome = claimTurn(by: thread, orQueue: .completion(completion))
@@ -212,7 +206,6 @@ struct SubjectState<Output, Failure: Error> {
     /// The caller holds the turn for a completion: records it, and returns whether to complete the
     /// subscribers (not if the subject had already finished).
     @inlinable
-    @inline(__always)
     mutating func finish(_ completion: Subscribers.Completion<Failure>) -> Bool {
         guard !isFinished else { return false }
         markFinished(completion)
@@ -221,7 +214,6 @@ struct SubjectState<Output, Failure: Error> {
 
     /// An update is applied: the caller takes the turn, waits for it, or has queued it.
     @inlinable
-    @inline(__always)
     mutating func update(_ change: @escaping (inout Output) -> Void, thread: ThreadIdentity) -> SubjectSendOutcome {
         guard !isFinished else { return .done }
         return claimTurn(by: thread, orQueue: .update(change))
@@ -229,7 +221,6 @@ struct SubjectState<Output, Failure: Error> {
 
     /// The value an update starts from, `nil` once finished or for a passthrough subject.
     @inlinable
-    @inline(__always)
     var valueToUpdate: Output? {
         guard !isFinished, let currentValue else { return nil }
         return currentValue.pointee
@@ -237,14 +228,12 @@ struct SubjectState<Output, Failure: Error> {
 
     /// Stores an updated value.
     @inlinable
-    @inline(__always)
     mutating func store(updated value: Output) {
         currentValue?.pointee = value
     }
 
     /// Records the completion.
     @inlinable
-    @inline(__always)
     mutating func markFinished(_ completion: Subscribers.Completion<Failure>) {
         self.completion = completion
         isFinished = true
@@ -255,7 +244,6 @@ struct SubjectState<Output, Failure: Error> {
     /// Takes the turn if it is free (`.deliver`); queues `work` if the calling thread holds it
     /// (`.done`); otherwise reports that another thread holds it (`.wait`).
     @inlinable
-    @inline(__always)
     mutating func claimTurn(by thread: ThreadIdentity, orQueue work: @autoclosure () -> PendingWork)
         -> SubjectSendOutcome
     {
@@ -270,7 +258,6 @@ struct SubjectState<Output, Failure: Error> {
 
     /// Queues work for the thread holding the turn.
     @inlinable
-    @inline(__always)
     mutating func enqueue(_ work: PendingWork) {
         pending.append(work)
         pendingEnd += 1
@@ -291,7 +278,6 @@ struct SubjectState<Output, Failure: Error> {
     /// to a subscriber still in the list; or, when none is left, the turn given up and the waiter to
     /// wake. The holder has added the arrivals to the list first.
     @inlinable
-    @inline(__always)
     mutating func next(subscribers: borrowing SubscriberList) -> Step {
         guard pendingStart < pendingEnd else {
             if pendingStart > 0 {
