@@ -123,17 +123,6 @@ for file in "${files[@]}"; do
         "$file" >"$package/Tests/CombineSchedulersTests/$(basename "$file")"
 done
 
-# combine-schedulers declares its timer as `Publishers.Timer`; Streams adds no names to Combine's
-# namespaces and calls it `SchedulerTimer`. A ported test target gets the old spelling back with this
-# one declaration of its own (the testing article's "Coming from combine-schedulers" says so).
-cat >"$package/Tests/CombineSchedulersTests/CombineSchedulersNames.swift" <<'SWIFT'
-import Streams
-
-extension Publishers {
-    typealias Timer<S: Scheduler> = SchedulerTimer<S>
-}
-SWIFT
-
 # 4. Run them.
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

@@ -231,3 +231,18 @@ extension AnySchedulerOf<OperationQueue> {
         OperationQueue.immediate.eraseToAnyScheduler()
     }
 }
+
+extension UIScheduler {
+    /// An immediate scheduler with dispatch time, to stand in for the UI scheduler in tests.
+    ///
+    /// Each access creates a new scheduler whose clock starts at one nanosecond of uptime.
+    ///
+    /// ```swift
+    /// var ran = false
+    /// UIScheduler.immediate.schedule { ran = true }
+    /// #expect(ran)
+    /// ```
+    public static var immediate: ImmediateSchedulerOf<UIScheduler> {
+        ImmediateTestScheduler(now: SchedulerTimeType(DispatchTime(uptimeNanoseconds: 1)))
+    }
+}

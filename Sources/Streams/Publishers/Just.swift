@@ -33,6 +33,9 @@ extension Just: Equatable where Output: Equatable {}
 extension Just: Sendable where Output: Sendable {}
 
 /// A subscription that delivers one value on the first request, then finishes.
+///
+/// As Combine's does, it keeps the value for as long as it lives, also after delivering it or being
+/// cancelled; the subscriber it lets go of then.
 @usableFromInline
 final class SingleValueSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
     CustomReflectable, CustomPlaygroundDisplayConvertible
@@ -40,30 +43,34 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription, Custo
     @usableFromInline
     let lock = Lock()
 
-    /// Guarded by `lock`; `nil` once delivered or cancelled.
+    /// Guarded by `lock`; `nil` once the value is delivered or the subscription cancelled.
     @usableFromInline
-    var pending: (downstream: Downstream, value: Downstream.Input)?
+    var downstream: Downstream?
+
+    @usableFromInline
+    let value: Downstream.Input
 
     @usableFromInline
     let name: String
 
     @inlinable
     init(downstream: Downstream, value: Downstream.Input, name: String) {
-        pending = (downstream, value)
+        self.downstream = downstream
+        self.value = value
         self.name = name
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "A subscription's demand must be greater than zero, got \(demand)")
-        guard let (downstream, value) = lock.withLock({ pending.take() }) else { return }
+        guard let downstream = lock.withLock({ downstream.take() }) else { return }
         _ = downstream.receive(value)
         downstream.receive(completion: .finished)
     }
 
     @inlinable
     func cancel() {
-        let released = lock.withLock { pending.take() }
+        let released = lock.withLock { downstream.take() }
         withExtendedLifetime(released) {}
     }
 
@@ -72,10 +79,7 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription, Custo
 
     @usableFromInline
     var customMirror: Mirror {
-        // Combine shows the value as one unlabelled child; once it is delivered or cancelled, Streams
-        // has let it go and shows none.
-        let value = lock.withLock { pending?.value }
-        return Mirror(self, unlabeledChildren: value.map { [$0] } ?? [])
+        Mirror(self, unlabeledChildren: [value])
     }
 
     @usableFromInline

@@ -244,3 +244,15 @@ extension AnySchedulerOf<RunLoop> {
         RunLoop.main.eraseToAnyScheduler()
     }
 }
+
+extension AnySchedulerOf<UIScheduler> {
+    /// The type-erased ``UIScheduler``.
+    ///
+    /// ```swift
+    /// let scheduler: AnySchedulerOf<UIScheduler> = .shared
+    /// ```
+    @inlinable
+    public static var shared: Self {
+        UIScheduler.shared.eraseToAnyScheduler()
+    }
+}

@@ -44,7 +44,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject {
     /// Attaches a subscriber; it receives the current value once it has demand.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-        broadcaster.attach(subscriber)
+        broadcaster.attach(subscriber, keepingAlive: self)
     }
 
     /// Stores the value as the current value and sends it to every subscriber with demand.

@@ -31,7 +31,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject {
     /// Attaches a subscriber; after completion it receives the completion at once.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-        broadcaster.attach(subscriber)
+        broadcaster.attach(subscriber, keepingAlive: self)
     }
 
     /// Sends a value to every subscriber that has demand for it.

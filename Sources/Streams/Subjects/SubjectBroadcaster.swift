@@ -86,10 +86,12 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     // MARK: Subscribing
 
     /// Attaches a subscriber: it gets a conduit, or, after completion, an empty subscription and the
-    /// completion.
+    /// completion. The conduit keeps `subject` alive until the subscription ends, as Combine's
+    /// subjects' subscriptions keep theirs.
     @inlinable
-    func attach<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
-        let conduit = SubjectConduitTo(broadcaster: self, downstream: subscriber)
+    func attach<S: Subscriber>(_ subscriber: S, keepingAlive subject: AnyObject? = nil)
+    where S.Input == Output, S.Failure == Failure {
+        let conduit = SubjectConduitTo(broadcaster: self, subject: subject, downstream: subscriber)
         let attachment = lock.withLock { () -> State.Attachment in
             let attachment = state.attach(conduit, thread: .current)
             if case .now = attachment { subscribers.append(conduit) }

@@ -29,10 +29,23 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
     @usableFromInline
     final let lock = Lock()
 
-    /// Guarded by `lock`; `nil` once cancelled or completed.
+    /// The subject's broadcaster, read only while `owner` keeps it alive: set, under `lock`, or taken
+    /// out of the conduit and held by the reader. Unowned, so that a subscription costs one retain.
+    @usableFromInline
+    final unowned(unsafe) let attachedBroadcaster: SubjectBroadcaster<Output, Failure>
+
+    /// Guarded by `lock`; `nil` once cancelled or completed. What keeps the broadcaster alive for
+    /// this subscription: the subject itself, which its subscriptions keep alive as Combine's do, or,
+    /// for a publisher whose subscriptions keep nothing else, the broadcaster.
     @usableFromInline
     @exclusivity(unchecked)
-    final var broadcaster: SubjectBroadcaster<Output, Failure>?
+    final var owner: AnyObject?
+
+    /// The broadcaster, while the subscription lives. Read with `lock` held.
+    @inlinable
+    final var broadcaster: SubjectBroadcaster<Output, Failure>? {
+        owner == nil ? nil : attachedBroadcaster
+    }
 
     /// Guarded by `lock`.
     @usableFromInline
@@ -96,7 +109,7 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
 
     @inlinable
     init(
-        broadcaster: SubjectBroadcaster<Output, Failure>, downstream: AnyObject,
+        broadcaster: SubjectBroadcaster<Output, Failure>, subject: AnyObject?, downstream: AnyObject,
         deliverValue: @escaping ValueDelivery, deliverCompletion: @escaping CompletionDelivery,
         cancellation: @escaping Cancellation
     ) {
@@ -108,7 +121,8 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
         self.keepsCurrentValue = keepsCurrentValue
         deliversFreely = AtomicFlag(kind == .observableObject)
         owesCurrentValue = keepsCurrentValue
-        self.broadcaster = broadcaster
+        attachedBroadcaster = broadcaster
+        owner = subject ?? broadcaster
         downstreamStorage = Unmanaged.passRetained(downstream).toOpaque()
         self.deliverValue = deliverValue
         self.deliverCompletion = deliverCompletion
@@ -127,12 +141,13 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
         return Unmanaged.fromOpaque(storage)
     }
 
-    /// Ends the subscription's life as far as demand goes. Call with `lock` held; returns the subject
-    /// it was attached to, or `nil` if it had already ended.
+    /// Ends the subscription's life as far as demand goes. Call with `lock` held; returns the owner
+    /// that kept the broadcaster alive, or `nil` if it had already ended. While the caller holds it,
+    /// `attachedBroadcaster` may be used; it is let go of once the lock is released.
     @inlinable
-    final func endLocked() -> SubjectBroadcaster<Output, Failure>? {
+    final func endLocked() -> AnyObject? {
         deliversFreely.set(false)
-        return broadcaster.take()
+        return owner.take()
     }
 
     /// Takes one unit of demand for a value about to be delivered. Call with `lock` held.
@@ -142,7 +157,7 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
             currentValueQueued = false
             guard owesCurrentValue else { return false }
         }
-        guard broadcaster != nil, demand > 0 else {
+        guard owner != nil, demand > 0 else {
             if keepsCurrentValue { owesCurrentValue = true }
             return false
         }
@@ -158,17 +173,17 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
     final func addDemand(_ more: Subscribers.Demand) {
         if hasUnlimitedDemand.value { return }
         let outcome = lock.withLock { () -> DemandOutcome in
-            // Reads through the optional rather than binding it: binding would retain the subject
+            // Reads the unowned reference rather than binding one: binding would retain the subject
             // on every request, while only a passthrough subject's first demand needs it.
-            guard broadcaster != nil else { return .none }
-            let acknowledges = kind == .passthrough && broadcaster?.hasDownstreamDemand.value == false
+            guard owner != nil else { return .none }
+            let acknowledges = kind == .passthrough && !attachedBroadcaster.hasDownstreamDemand.value
             demand += more
             if demand == .unlimited {
                 hasUnlimitedDemand.set(true)
                 if !owesCurrentValue { deliversFreely.set(true) }
             }
             guard owesCurrentValue, !currentValueQueued else {
-                return acknowledges ? .acknowledge(broadcaster.unsafelyUnwrapped) : .none
+                return acknowledges ? .acknowledge(attachedBroadcaster) : .none
             }
             currentValueQueued = true
             return .sendCurrentValue
@@ -216,12 +231,12 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
         if kind == .observableObject {
             return Mirror(self, children: ["downstream": downstreamForReflection as Any])
         }
-        let (broadcaster, demand) = lock.withLock { (self.broadcaster, self.demand) }
+        let (owner, demand) = lock.withLock { (self.owner, self.demand) }
         let children: [Mirror.Child] = [
-            ("parent", broadcaster as Any),
+            ("parent", owner as Any),
             ("downstream", downstreamForReflection as Any),
             ("demand", demand),
-            ("subject", broadcaster as Any),
+            ("subject", owner as Any),
         ]
         return Mirror(self, children: children)
     }
@@ -237,9 +252,13 @@ final class SubjectConduitTo<Downstream: Subscriber>: SubjectConduit<Downstream.
     typealias Box = SubscriberBox<Downstream>
 
     @inlinable
-    init(broadcaster: SubjectBroadcaster<Downstream.Input, Downstream.Failure>, downstream: Downstream) {
+    init(
+        broadcaster: SubjectBroadcaster<Downstream.Input, Downstream.Failure>, subject: AnyObject?,
+        downstream: Downstream
+    ) {
         super.init(
             broadcaster: broadcaster,
+            subject: subject,
             downstream: Box(downstream),
             deliverValue: { SubjectConduitTo.deliverValue($0, $1, $2) },
             deliverCompletion: { SubjectConduitTo.deliverCompletion($0, $1) },
@@ -248,8 +267,9 @@ final class SubjectConduitTo<Downstream: Subscriber>: SubjectConduit<Downstream.
 
     @inlinable
     static func cancel(_ base: SubjectConduit<Downstream.Input, Downstream.Failure>) {
-        let broadcaster = base.lock.withLock { base.endLocked() }
-        broadcaster?.remove(base)
+        guard let owner = base.lock.withLock({ base.endLocked() }) else { return }
+        base.attachedBroadcaster.remove(base)
+        withExtendedLifetime(owner) {}
     }
 
     /// Delivers a value; called by the subject's delivering thread only.
@@ -273,8 +293,10 @@ final class SubjectConduitTo<Downstream: Subscriber>: SubjectConduit<Downstream.
         _ base: SubjectConduit<Downstream.Input, Downstream.Failure>,
         _ completion: Subscribers.Completion<Downstream.Failure>
     ) {
-        guard let broadcaster = base.lock.withLock({ base.endLocked() }) else { return }
-        guard let storage = broadcaster.lock.withLock({ base.takeDownstream() }) else { return }
+        guard let owner = base.lock.withLock({ base.endLocked() }) else { return }
+        // The subject lives until its completion has been delivered, as in Combine.
+        defer { withExtendedLifetime(owner) {} }
+        guard let storage = base.attachedBroadcaster.lock.withLock({ base.takeDownstream() }) else { return }
         let box = Unmanaged<Box>.fromOpaque(storage.toOpaque()).takeRetainedValue()
         box.subscriber.receive(completion: completion)
     }

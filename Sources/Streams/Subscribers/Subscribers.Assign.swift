@@ -76,21 +76,24 @@ extension Subscribers {
             return .none
         }
 
-        /// Releases the object and the subscription.
+        /// Releases the object and the subscription. As in Combine, a completion that arrives before
+        /// the subscription is ignored: the subscriber keeps its object and key path.
         @inlinable
         public func receive(completion: Subscribers.Completion<Never>) {
-            let object = lock.withLock {
+            let object = lock.withLock { () -> Root? in
+                guard case .subscribed = status else { return nil }
                 status = .terminal
                 return target.take()
             }
             withExtendedLifetime(object) {}
         }
 
-        /// Cancels the subscription and releases the object.
+        /// Cancels the subscription and releases the object. As in Combine, before the subscription
+        /// has arrived it does nothing: the subscriber keeps its object and key path.
         @inlinable
         public func cancel() {
-            let (subscription, object) = lock.withLock {
-                let subscription = status.subscription
+            let (subscription, object) = lock.withLock { () -> ((any Subscription)?, Root?) in
+                guard let subscription = status.subscription else { return (nil, nil) }
                 status = .terminal
                 return (subscription, target.take())
             }

@@ -20,7 +20,7 @@ import Testing
 
     func conduit() -> SubjectConduit<Int, Failure> {
         SubjectConduitTo(
-            broadcaster: broadcaster,
+            broadcaster: broadcaster, subject: nil,
             downstream: Subscribers.Sink<Int, Failure>(receiveCompletion: { _ in }, receiveValue: { _ in }))
     }
 

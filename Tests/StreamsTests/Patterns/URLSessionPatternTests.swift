@@ -42,19 +42,18 @@ extension URLSession {
 }
 
 @Suite struct URLSessionPatternTests {
-    @Test func dataTaskPatternPublishesTheDataOfEachSubscription() {
+    /// Awaits rather than blocks: the async pattern's task needs a thread of the cooperative pool,
+    /// which a blocking wait in a test could be holding.
+    @Test func dataTaskPatternPublishesTheDataOfEachSubscription() async throws {
         let url = URL(string: "data:text/plain;base64,SGVsbG8=")!
         let publishers = [
             URLSession.shared.patternDataTaskPublisher(for: url).map(\.data),
             URLSession.shared.patternAsyncDataPublisher(for: url).map(\.data),
         ]
         for publisher in publishers + publishers {
-            let done = DispatchSemaphore(value: 0)
-            let subscriber = TestSubscriber<Data, URLError>()
-            subscriber.onReceiveValue { _ in done.signal() }
-            publisher.subscribe(subscriber)
-            #expect(done.wait(timeout: .now() + 10) == .success)
-            #expect(subscriber.values == [Data("Hello".utf8)])
+            var received: [Data] = []
+            for try await data in publisher.values { received.append(data) }
+            #expect(received == [Data("Hello".utf8)])
         }
     }
 }

@@ -13,7 +13,34 @@ import Testing
         #expect(children.first?.label == nil)
         #expect(children.first?.value as? Int == 42)
         subscription.cancel()
-        #expect(Mirror(reflecting: subscription).children.isEmpty)
+        #expect(Mirror(reflecting: subscription).children.map { $0.value as? Int } == [42], "kept, as in Combine")
+    }
+
+    @Test func theSubscriptionKeepsItsValueAfterDeliveringIt() {
+        final class Value {}
+        weak var weakValue: Value?
+        var subscription: (any Subscription)?
+        var events: [String] = []
+        do {
+            let value = Value()
+            weakValue = value
+            Just(value).subscribe(
+                AnySubscriber(
+                    receiveSubscription: {
+                        subscription = $0
+                        $0.request(.max(1))
+                    },
+                    receiveValue: { _ in
+                        events.append("value")
+                        return .none
+                    },
+                    receiveCompletion: { _ in events.append("finished") }))
+        }
+        #expect(events == ["value", "finished"])
+        #expect(weakValue != nil, "as in Combine, the subscription keeps its value for as long as it lives")
+        #expect(subscription != nil)
+        subscription = nil
+        #expect(weakValue == nil)
     }
 
     @Test func deliversItsValueThenFinishes() {

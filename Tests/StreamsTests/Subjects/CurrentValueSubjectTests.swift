@@ -137,13 +137,46 @@ import Testing
 
     @Test func releasedWhenNothingHoldsIt() {
         weak var weakSubject: CurrentValueSubject<Int, Never>?
+        do {
+            let subject = CurrentValueSubject<Int, Never>(0)
+            weakSubject = subject
+            subject.send(1)
+        }
+        #expect(weakSubject == nil)
+    }
+
+    @Test func aSubscriptionKeepsTheSubjectAliveUntilCancelled() {
+        weak var weakSubject: CurrentValueSubject<Int, Never>?
         let subscriber = TestSubscriber<Int, Never>()
         do {
             let subject = CurrentValueSubject<Int, Never>(0)
             weakSubject = subject
             subject.subscribe(subscriber)
         }
-        #expect(weakSubject == nil)
+        #expect(weakSubject != nil, "as in Combine, the subscription holds the subject")
+        weakSubject?.send(1)
+        #expect(subscriber.values == [0, 1])
         subscriber.cancel()
+        #expect(weakSubject == nil)
+    }
+
+    @Test func aSubscriptionKeepsTheSubjectAliveUntilTheCompletionIsDelivered() {
+        weak var weakSubject: CurrentValueSubject<Int, Never>?
+        weak var weakSink: Subscribers.Sink<Int, Never>?
+        var received: [String] = []
+        do {
+            let subject = CurrentValueSubject<Int, Never>(0)
+            let sink = Subscribers.Sink<Int, Never>(
+                receiveCompletion: { _ in received.append("finished") }, receiveValue: { received.append("\($0)") }
+            )
+            weakSubject = subject
+            weakSink = sink
+            subject.subscribe(sink)
+        }
+        #expect(weakSubject != nil && weakSink != nil, "only the subscription holds them")
+        weakSubject?.send(completion: .finished)
+        #expect(received == ["0", "finished"])
+        #expect(weakSubject == nil)
+        #expect(weakSink == nil, "the completion lets go of the subscriber")
     }
 }

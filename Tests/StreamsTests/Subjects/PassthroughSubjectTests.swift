@@ -460,6 +460,56 @@ import Testing
             subscriber.request(.none)
         }
     }
+
+    // MARK: Lifetime, as in Combine
+
+    @Test func aSubscriptionKeepsTheSubjectAliveUntilCancelled() {
+        weak var weakSubject: PassthroughSubject<Int, Never>?
+        let subscriber = TestSubscriber<Int, Never>()
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            weakSubject = subject
+            subject.subscribe(subscriber)
+        }
+        #expect(weakSubject != nil, "the subscription holds the subject")
+        weakSubject?.send(7)
+        #expect(subscriber.values == [7])
+        subscriber.cancel()
+        #expect(weakSubject == nil)
+    }
+
+    @Test func aSubscriptionKeepsTheSubjectAliveUntilTheFailureIsDelivered() {
+        weak var weakSubject: PassthroughSubject<Int, TestError>?
+        weak var weakSink: Subscribers.Sink<Int, TestError>?
+        var received: [String] = []
+        do {
+            let subject = PassthroughSubject<Int, TestError>()
+            let sink = Subscribers.Sink<Int, TestError>(
+                receiveCompletion: { received.append($0 == .finished ? "finished" : "failed") },
+                receiveValue: { received.append("\($0)") })
+            weakSubject = subject
+            weakSink = sink
+            subject.subscribe(sink)
+        }
+        weakSubject?.send(1)
+        weakSubject?.send(completion: .failure(TestError()))
+        #expect(received == ["1", "failed"])
+        #expect(weakSubject == nil)
+        #expect(weakSink == nil)
+    }
+
+    @Test func withoutSubscribersTheSubjectIsReleasedAndCancelsItsUpstream() {
+        weak var weakSubject: PassthroughSubject<Int, Never>?
+        let upstream = PassthroughSubject<Int, Never>()
+        var cancelled = false
+        do {
+            let subject = PassthroughSubject<Int, Never>()
+            weakSubject = subject
+            _ = upstream.handleEvents(receiveCancel: { cancelled = true }).subscribe(subject)
+        }
+        #expect(weakSubject == nil)
+        #expect(cancelled)
+    }
 }
 
 /// How many objects that count themselves are alive.

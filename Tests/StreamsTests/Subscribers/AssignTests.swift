@@ -67,4 +67,24 @@ import Testing
         #expect(assign.receive(9) == .none)
         #expect(model.count == 7)
     }
+
+    @Test func beforeItsSubscriptionACompletionOrCancelIsIgnoredAndTheObjectKept() {
+        weak var weakModel: Model?
+        let assign: Subscribers.Assign<Model, Int>
+        do {
+            let model = Model()
+            weakModel = model
+            assign = Subscribers.Assign(object: model, keyPath: \.count)
+        }
+        assign.receive(completion: .finished)
+        assign.cancel()
+        #expect(weakModel != nil, "as in Combine, nothing is let go before the subscription")
+        #expect(assign.object === weakModel)
+        let subject = PassthroughSubject<Int, Never>()
+        subject.subscribe(assign)
+        subject.send(3)
+        #expect(weakModel?.count == 3, "the subscription that arrives later is still accepted")
+        assign.cancel()
+        #expect(weakModel == nil)
+    }
 }
