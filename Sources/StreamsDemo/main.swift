@@ -56,7 +56,15 @@ let sliced = runStore(slices: true, observers: observerCount, updates: storeUpda
 
 print(
     "Streams demo: one store, \(grouped(observerCount)) observers re-rendering a label when notified, "
-        + "\(grouped(updateCount)) updates of one field each\n")
+        + "\(grouped(updateCount)) updates of one field each")
+#if DEBUG
+    // `swift run` builds for debugging: the counts are the same, but unoptimized code changes the times
+    // and so the ratios of times; the README's figures come from a release build.
+    print(
+        "(a debug build: render counts are exact, times and speed ratios are not the release figures; "
+            + "`swift run -c release streams-demo` for those)")
+#endif
+print()
 print("field      observers  changes  renders per observer   renders per observer")
 print("                                with Store.slice    notifying everyone")
 for (field, name) in ShowcaseState.fieldNames.enumerated() {

@@ -88,7 +88,8 @@ public import Streams
 ///   cancelled (see ``RecordedSubscription``).
 ///
 /// The script may hold values and at most one completion, which must come last; times may not be
-/// negative. A script that breaks these rules stops the program with a message saying which.
+/// negative. A script that breaks these rules fails the running test with a message saying which,
+/// and plays only the events before the first that breaks one.
 ///
 /// Use ``HotTestPublisher`` for a source that goes on whether or not anyone listens.
 public final class ColdTestPublisher<Output, Failure: Error, SchedulerTimeType: Strideable>: Publisher,
@@ -118,7 +119,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     ///   - scheduler: The test scheduler whose virtual time drives the script.
     ///   - script: The events to play, each at a time since the subscription.
     public init<Options>(scheduler: TestScheduler<SchedulerTimeType, Options>, script: [Event]) {
-        validateScript(script, publisher: "ColdTestPublisher")
+        let script = playableScript(script, publisher: "ColdTestPublisher")
         self.script = script
         clock = VirtualClock(scheduler)
     }

@@ -74,7 +74,8 @@ public import Streams
 ///   cancelled (see ``RecordedSubscription``).
 ///
 /// The script may hold values and at most one completion, which must come last; times may not be
-/// negative. A script that breaks these rules stops the program with a message saying which.
+/// negative. A script that breaks these rules fails the running test with a message saying which,
+/// and plays only the events before the first that breaks one.
 ///
 /// Use ``ColdTestPublisher`` for a source that starts over for each subscriber, such as a request.
 public final class HotTestPublisher<Output, Failure: Error, SchedulerTimeType: Strideable>: Publisher,
@@ -105,7 +106,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     ///   - scheduler: The test scheduler whose virtual time drives the script.
     ///   - script: The events to play, each at a time since the scheduler's start.
     public init<Options>(scheduler: TestScheduler<SchedulerTimeType, Options>, script: [Event]) {
-        validateScript(script, publisher: "HotTestPublisher")
+        let script = playableScript(script, publisher: "HotTestPublisher")
         self.script = script
         clock = VirtualClock(scheduler)
         for event in script {

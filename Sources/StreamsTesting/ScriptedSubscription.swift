@@ -172,31 +172,40 @@ where Time.Stride: SchedulerTimeIntervalConvertible {
     }
 }
 
-/// Stops the program with a clear message if `script` cannot be played: it holds a subscription
-/// event, a negative time, more than one completion, or an event after the completion.
-func validateScript<Time: Comparable & SignedNumeric, Output, Failure>(
+/// The part of `script` that can be played: all of it, or, when an event breaks a rule (a
+/// subscription event, a negative time, a second completion, an event after the completion), the
+/// events before that one, after failing the running test with a message that says which rule.
+func playableScript<Time: Comparable & SignedNumeric, Output, Failure>(
     _ script: [Recorded<Time, TestEvent<Output, Failure>>], publisher: String
-) {
+) -> [Recorded<Time, TestEvent<Output, Failure>>] {
+    var problems: [(index: Int, problem: String)] = []
     var completionIndex: Int?
     for (index, event) in script.enumerated() {
-        precondition(
-            !event.value.isSubscription,
-            "\(publisher) script event \(index) is .subscription: subscriptions are recorded when subscribers subscribe, a script holds only values and a completion."
-        )
-        precondition(
-            event.time >= .zero, "\(publisher) script event \(index) has a negative time; times count from zero.")
-        if event.value.completion != nil {
-            precondition(completionIndex == nil, "\(publisher) script has more than one completion.")
-            completionIndex = index
+        if event.value.isSubscription {
+            problems.append(
+                (
+                    index,
+                    "is .subscription: subscriptions are recorded when subscribers subscribe, a script holds only values and a completion"
+                ))
+        } else if event.time < .zero {
+            problems.append((index, "has a negative time; times count from zero"))
+        } else if event.value.completion != nil {
+            if completionIndex != nil {
+                problems.append((index, "is a second completion; a script has at most one"))
+            } else {
+                completionIndex = index
+            }
         }
     }
     if let completionIndex {
         let end = script[completionIndex].time
         for (index, event) in script.enumerated() where index != completionIndex {
-            precondition(
-                event.time < end || (event.time == end && index < completionIndex),
-                "\(publisher) script event \(index) comes after the completion: nothing can follow a completion."
-            )
+            if event.time > end || (event.time == end && index > completionIndex) {
+                problems.append((index, "comes after the completion: nothing can follow a completion"))
+            }
         }
     }
+    guard let first = problems.min(by: { $0.index < $1.index }) else { return script }
+    TestIssueReporter.reportMisuse("\(publisher) script event \(first.index) \(first.problem).")
+    return Array(script[..<first.index])
 }

@@ -44,10 +44,11 @@ public import Streams
 /// - Actions run in order of their dates; actions due at the same instant run first in, first out.
 /// - ``now`` moves to each action's date before the action runs, so the action sees its own time.
 /// - Work scheduled while advancing runs in the same call if it falls due by the target.
-/// - Virtual time only moves forward: ``advance(by:)-7wt4e`` with a negative stride stops the program
-///   with a message; ``advance(to:)-1ld47`` an instant already passed runs nothing and keeps the clock.
+/// - Virtual time only moves forward: ``advance(by:)-7wt4e`` with a negative stride fails the running
+///   test with a message; ``advance(to:)-1ld47`` an instant already passed runs nothing and keeps the clock.
 /// - A repeating action re-arms after each run and stops when its cancellable is cancelled; ``run()-4lg9v``
-///   with a repeating action still armed stops with a clear message instead of running forever.
+///   with a repeating action still armed stops and fails the test with a clear message instead of
+///   running forever.
 ///
 /// Any thread may schedule work; advancing is meant for the test's own thread.
 ///
@@ -83,8 +84,8 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     ///
     /// - Parameters:
     ///   - now: The starting instant of virtual time.
-    ///   - runLimit: How many actions ``run()-4lg9v`` may perform before it stops with a message that a
-    ///     repeating action is still scheduled.
+    ///   - runLimit: How many actions ``run()-4lg9v`` may perform before it stops and fails the running
+    ///     test with a message that a repeating action is still scheduled.
     public init(now: SchedulerTimeType, runLimit: Int = 100_000) {
         currentTime = now
         startTime = now
@@ -145,12 +146,12 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
 
     /// Moves virtual time forward by `stride`, running every action that falls due on the way.
     ///
-    /// Virtual time only moves forward: a negative `stride` stops the program with a message that
-    /// gives the amount, such as `-250 ms`.
+    /// Virtual time only moves forward: a negative `stride` fails the running test with a message that
+    /// gives the amount, such as `-250 ms`, and leaves the clock where it is.
     ///
     /// - Parameter stride: How far to move the clock; `.zero` runs only what is already due.
     public func advance(by stride: SchedulerTimeType.Stride = .zero) {
-        Self.checkForward(stride)
+        guard Self.movesForward(stride) else { return }
         advance(to: now.advanced(by: stride))
     }
 
@@ -159,7 +160,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// Virtual time only moves forward: an instant before ``now`` runs nothing (everything due by
     /// then has already run) and leaves the clock where it is, as combine-schedulers'
     /// `TestScheduler` does, so "advance to at least this instant" can be asked more than once.
-    /// Only ``advance(by:)-7wt4e`` with a negative stride stops the program.
+    /// Only ``advance(by:)-7wt4e`` with a negative stride is a mistake, which fails the running test.
     ///
     /// - Parameter instant: The instant to move the clock to; ``now`` runs only what is already due.
     public func advance(to instant: SchedulerTimeType) {
@@ -174,13 +175,14 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// Runs every scheduled action, moving virtual time to each one's date, until none is left.
     ///
     /// A repeating action that is never cancelled would keep this going forever; after ``runLimit``
-    /// actions it stops the program with a message saying so. Use ``advance(by:)-7wt4e`` to test repeating
+    /// actions it stops and fails the running test with a message saying so. Use ``advance(by:)-7wt4e`` to test repeating
     /// work.
     public func run() {
         var performed = 0
-        while let next = takeNextAction(dueBy: nil) {
+        while true {
+            if performed == runLimit, scheduledCount > 0 { return reportRunningForever() }
+            guard let next = takeNextAction(dueBy: nil) else { return }
             performed += 1
-            if performed > runLimit { stopRunningForever() }
             next()
         }
     }
@@ -212,13 +214,13 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// get anywhere. Tests are deterministic when the tasks they start share the test's actor, as
     /// with a `@MainActor` test, or run on a serial executor.
     ///
-    /// Virtual time only moves forward: a negative `stride` stops the program with a message that
-    /// gives the amount, such as `-250 ms`.
+    /// Virtual time only moves forward: a negative `stride` fails the running test with a message that
+    /// gives the amount, such as `-250 ms`, and leaves the clock where it is.
     ///
     /// - Parameter stride: How far to move the clock; `.zero` runs only what is already due.
     @MainActor
     public func advance(by stride: SchedulerTimeType.Stride = .zero) async {
-        Self.checkForward(stride)
+        guard Self.movesForward(stride) else { return }
         await advance(to: now.advanced(by: stride))
     }
 
@@ -254,8 +256,8 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// letting other tasks run before each action and after the last.
     ///
     /// The `async` form of ``run()-4lg9v``: other tasks may schedule more work while it runs, and it ends
-    /// only when, after they have had their turn, nothing is scheduled. Like ``run()-4lg9v``, it stops the
-    /// program after ``runLimit`` actions.
+    /// only when, after they have had their turn, nothing is scheduled. Like ``run()-4lg9v``, it stops,
+    /// failing the running test, after ``runLimit`` actions.
     ///
     /// ```swift
     /// let scheduler = DispatchQueue.test
@@ -270,24 +272,27 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         var performed = 0
         while true {
             await Self.letOtherTasksRun()
+            if performed == runLimit, scheduledCount > 0 { return reportRunningForever() }
             guard let next = takeNextAction(dueBy: nil) else { return }
             performed += 1
-            if performed > runLimit { stopRunningForever() }
             next()
         }
     }
 
-    /// Stops the program if `stride` would move virtual time backwards.
-    private static func checkForward(_ stride: SchedulerTimeType.Stride) {
-        precondition(
-            stride >= .zero,
+    /// Whether `stride` moves virtual time forward (or not at all); a negative one fails the running
+    /// test with a message, and the clock stays where it is.
+    private static func movesForward(_ stride: SchedulerTimeType.Stride) -> Bool {
+        guard stride < .zero else { return true }
+        TestIssueReporter.reportMisuse(
             "TestScheduler.advance(by:) was asked to move by \(ReadableTime.describe(stride)): virtual time only moves forward, so the stride must be zero or more."
         )
+        return false
     }
 
-    /// Stops the program when ``run()-4lg9v`` has performed more than ``runLimit`` actions.
-    private func stopRunningForever() -> Never {
-        preconditionFailure(
+    /// Fails the running test when ``run()-4lg9v`` has performed more than ``runLimit`` actions; the
+    /// run stops there, leaving the rest scheduled.
+    private func reportRunningForever() {
+        TestIssueReporter.reportMisuse(
             "TestScheduler.run() performed \(runLimit) actions, reaching \(ReadableTime.describe(elapsed)) of virtual time, and work is still scheduled: a repeating action that is never cancelled never lets run() finish. Use advance(by:) or advance(to:) instead."
         )
     }

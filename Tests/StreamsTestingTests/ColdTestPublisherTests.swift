@@ -226,8 +226,8 @@ import Testing
         #expect(cold.script == [.value(1, at: .zero)])
     }
 
-    @Test func aScriptWithAnEventAfterTheCompletionStops() async {
-        await #expect(processExitsWith: .failure) {
+    @Test func aScriptWithAnEventAfterTheCompletionFailsTheTest() {
+        expectMisuse("ColdTestPublisher script event 1 comes after the completion") {
             _ = DispatchQueue.test.createColdPublisher([.finished(at: .seconds(1)), .value(1, at: .seconds(2))])
         }
     }

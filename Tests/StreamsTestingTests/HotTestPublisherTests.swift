@@ -222,30 +222,30 @@ import Testing
         #expect(hot.subscriptions.count == 8)
     }
 
-    @Test func aScriptWithASubscriptionStops() async {
-        await #expect(processExitsWith: .failure) {
+    @Test func aScriptWithASubscriptionFailsTheTest() {
+        expectMisuse("HotTestPublisher script event 0 is .subscription") {
             _ = DispatchQueue.test.createHotPublisher([
                 Recorded<DispatchStride, TestEvent<Int, Never>>.subscription(at: .zero)
             ])
         }
     }
 
-    @Test func aScriptWithANegativeTimeStops() async {
-        await #expect(processExitsWith: .failure) {
+    @Test func aScriptWithANegativeTimeFailsTheTest() {
+        expectMisuse("HotTestPublisher script event 0 has a negative time") {
             _ = DispatchQueue.test.createHotPublisher([.value(1, at: .seconds(-1))])
         }
     }
 
-    @Test func aScriptWithTwoCompletionsStops() async {
-        await #expect(processExitsWith: .failure) {
+    @Test func aScriptWithTwoCompletionsFailsTheTest() {
+        expectMisuse("HotTestPublisher script event 1 is a second completion") {
             _ = DispatchQueue.test.createHotPublisher([
                 Recorded<DispatchStride, TestEvent<Int, Never>>.finished(at: .seconds(1)), .finished(at: .seconds(2)),
             ])
         }
     }
 
-    @Test func aScriptWithAValueAfterTheCompletionStops() async {
-        await #expect(processExitsWith: .failure) {
+    @Test func aScriptWithAValueAfterTheCompletionFailsTheTest() {
+        expectMisuse("HotTestPublisher script event 1 comes after the completion") {
             _ = DispatchQueue.test.createHotPublisher([.finished(at: .seconds(1)), .value(1, at: .seconds(1))])
         }
     }

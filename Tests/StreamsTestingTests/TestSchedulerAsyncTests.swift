@@ -130,23 +130,27 @@ private func wake(after delay: DispatchStride, on scheduler: TestSchedulerOf<Dis
         #expect(scheduler.scheduledCount == 0)
     }
 
-    @Test func asyncAdvancingByANegativeStrideStopsWithAMessage() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let scheduler = RunLoop.test
+    @Test func asyncAdvancingByANegativeStrideFailsTheTestAndKeepsTheClock() async {
+        let scheduler = RunLoop.test
+        let start = scheduler.now
+        let issues = await recordedIssues {
             await scheduler.advance(by: .seconds(-1.5))
         }
-        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(issues.count == 1)
         #expect(
-            message.contains("TestScheduler.advance(by:) was asked to move by -1.5 s: virtual time only moves forward"))
+            issues.first?.contains(
+                "TestScheduler.advance(by:) was asked to move by -1.5 s: virtual time only moves forward") == true)
+        #expect(scheduler.now == start)
     }
 
-    @Test func asyncRunWithAnEndlessRepetitionStopsWithAMessage() async {
-        await #expect(processExitsWith: .failure) {
-            let scheduler = TestSchedulerOf<DispatchQueue>(
-                now: .init(DispatchTime(uptimeNanoseconds: 1)), runLimit: 10)
-            let cancellable = scheduler.schedule(after: scheduler.now, interval: .seconds(1)) {}
+    @Test func asyncRunWithAnEndlessRepetitionStopsAndFailsTheTest() async {
+        let scheduler = TestSchedulerOf<DispatchQueue>(now: .init(DispatchTime(uptimeNanoseconds: 1)), runLimit: 10)
+        let cancellable = scheduler.schedule(after: scheduler.now, interval: .seconds(1)) {}
+        let issues = await recordedIssues {
             await scheduler.run()
-            cancellable.cancel()
         }
+        #expect(issues.count == 1)
+        #expect(issues.first?.contains("TestScheduler.run() performed 10 actions") == true)
+        cancellable.cancel()
     }
 }

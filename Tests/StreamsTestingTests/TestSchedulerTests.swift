@@ -125,14 +125,16 @@ import Testing
         #expect(scheduler.scheduledCount == 0)
     }
 
-    @Test func runWithAnEndlessRepetitionStopsWithAMessage() async {
-        await #expect(processExitsWith: .failure) {
-            let scheduler = TestSchedulerOf<DispatchQueue>(
-                now: .init(DispatchTime(uptimeNanoseconds: 1)), runLimit: 100)
-            let cancellable = scheduler.schedule(after: scheduler.now, interval: .seconds(1)) {}
+    @Test func runWithAnEndlessRepetitionStopsAndFailsTheTest() {
+        let scheduler = TestSchedulerOf<DispatchQueue>(now: .init(DispatchTime(uptimeNanoseconds: 1)), runLimit: 100)
+        var runs = 0
+        let cancellable = scheduler.schedule(after: scheduler.now, interval: .seconds(1)) { runs += 1 }
+        expectMisuse("TestScheduler.run() performed 100 actions") {
             scheduler.run()
-            cancellable.cancel()
         }
+        #expect(runs == 100, "the run stops at the limit, and the test goes on")
+        #expect(scheduler.scheduledCount == 1)
+        cancellable.cancel()
     }
 
     @Test func advancingToAnEarlierInstantKeepsTheClock() {
@@ -156,27 +158,24 @@ import Testing
         #expect(log == ["due now"])
     }
 
-    @Test func advancingByANegativeStrideStopsWithAMessage() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let scheduler = DispatchQueue.test
+    @Test func advancingByANegativeStrideFailsTheTestAndKeepsTheClock() {
+        let scheduler = DispatchQueue.test
+        let start = scheduler.now
+        expectMisuse(
+            "TestScheduler.advance(by:) was asked to move by -250 ms: virtual time only moves forward, so the stride must be zero or more."
+        ) {
             scheduler.advance(by: .milliseconds(-250))
         }
-        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(
-            message.contains(
-                "TestScheduler.advance(by:) was asked to move by -250 ms: virtual time only moves forward, so the stride must be zero or more."
-            ))
+        #expect(scheduler.now == start)
     }
 
-    @Test func runLimitMessageSaysHowFarVirtualTimeGot() async {
-        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            let scheduler = TestSchedulerOf<DispatchQueue>(now: .init(DispatchTime(uptimeNanoseconds: 1)), runLimit: 10)
-            let ticking = scheduler.schedule(after: scheduler.now, interval: .milliseconds(500)) {}
+    @Test func runLimitMessageSaysHowFarVirtualTimeGot() {
+        let scheduler = TestSchedulerOf<DispatchQueue>(now: .init(DispatchTime(uptimeNanoseconds: 1)), runLimit: 10)
+        let ticking = scheduler.schedule(after: scheduler.now, interval: .milliseconds(500)) {}
+        expectMisuse("TestScheduler.run() performed 10 actions, reaching 4.5 s of virtual time") {
             scheduler.run()
-            ticking.cancel()
         }
-        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(message.contains("TestScheduler.run() performed 10 actions, reaching 5 s of virtual time"))
+        ticking.cancel()
     }
 
     @Test func runLoopAndOperationQueueFlavours() {

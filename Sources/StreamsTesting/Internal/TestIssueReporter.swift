@@ -33,6 +33,17 @@ enum TestIssueReporter {
         }
     }
 
+    /// Records StreamsTesting's misuse (a malformed marble diagram or script, a stride that would move
+    /// virtual time back, a run that never ends) as a failure of the running test, which goes on, as
+    /// do the other tests of the run. The location is StreamsTesting's; the message says what was
+    /// misused and how.
+    static func reportMisuse(
+        _ message: String, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+        column: UInt = #column
+    ) {
+        report(message, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
     /// Whether this process is an XCTest bundle (`swift test` runs `<Package>PackageTests.xctest`).
     private static let isRunningXCTest: Bool = {
         let executable = CommandLine.arguments.first ?? ""

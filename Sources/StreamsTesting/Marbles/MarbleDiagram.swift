@@ -179,15 +179,17 @@ struct MarbleSyntaxError: Error, Equatable, CustomStringConvertible {
 }
 
 extension MarbleDiagram {
-    /// Parses `source`, or stops the program with the syntax error's message.
-    static func parseOrStop(
+    /// Parses `source`, or records the syntax error's message as a failure of the running test and
+    /// returns `nil`.
+    static func parseOrReport(
         _ source: String, kind: Kind, unknownValueHint: String = "has no value",
         isValue: (Character) -> Bool = { _ in true }
-    ) -> MarbleDiagram {
+    ) -> MarbleDiagram? {
         do {
             return try MarbleDiagram(source, kind: kind, unknownValueHint: unknownValueHint, isValue: isValue)
         } catch {
-            preconditionFailure(error.description)
+            TestIssueReporter.reportMisuse(error.description)
+            return nil
         }
     }
 }

@@ -76,8 +76,9 @@ struct MarbleDrawingError: Error {
 
 /// The last frame at or before `time` when each frame lasts `frame`, and whether `time` is exactly
 /// on it; `nil` before time zero.
+/// `frame` is longer than zero (``Collection/marbleDrawing(frame:time:symbol:)`` checks).
 func marbleFrame<Stride: SignedNumeric & Comparable>(of time: Stride, frame: Stride) -> (frame: Int, exact: Bool)? {
-    precondition(frame > .zero, "A marble frame must last longer than zero.")
+    assert(frame > .zero, "A marble frame must last longer than zero.")
     guard time >= .zero else { return nil }
     func span(_ count: Int) -> Stride {
         frame * Stride(exactly: count)!
@@ -109,6 +110,9 @@ extension Collection {
     func marbleDrawing<Stride: SignedNumeric & Comparable>(
         frame: Stride, time: (Element) -> Stride, symbol: (Element) -> MarbleSymbolChoice?
     ) throws(MarbleDrawingError) -> MarbleDrawing {
+        guard frame > .zero else {
+            throw MarbleDrawingError("a marble frame must last longer than zero, not \(ReadableTime.describe(frame))")
+        }
         var marks: [MarbleDrawing.Mark] = []
         for element in self {
             guard let choice = symbol(element) else { continue }

@@ -17,17 +17,24 @@ struct MarbleValues<Output> {
 }
 
 extension MarbleDiagram {
-    /// Parses `source` as the script of a cold or hot test publisher, or stops the program with a
-    /// message saying what is wrong and where.
+    /// Parses `source` as the script of a cold or hot test publisher. A diagram that cannot be played
+    /// fails the running test with a message saying what is wrong and where, and gives an empty
+    /// script (or, for a `#` the publisher cannot send, the script without it).
     ///
     /// Each frame lasts `frame`. In a hot diagram, values left of `^` are dropped (they happened
     /// before the test began, when nobody could subscribe), and a completion left of `^` happens at
-    /// time zero. `#` fails with `error`; a diagram with `#` and no error stops the program.
+    /// time zero. `#` fails with `error`; a diagram with `#` and no error fails the test.
     static func script<Output, Failure: Error, Stride: SignedNumeric & Comparable>(
         _ source: String, kind: Kind, frame: Stride, values: MarbleValues<Output>, error: Failure?
     ) -> [Recorded<Stride, TestEvent<Output, Failure>>] {
-        precondition(frame > .zero, "A marble frame must last longer than zero.")
-        let diagram = parseOrStop(source, kind: kind, unknownValueHint: values.hint) { values.read($0) != nil }
+        guard frame > .zero else {
+            TestIssueReporter.reportMisuse("A marble frame must last longer than zero; \(frame) was given.")
+            return []
+        }
+        guard
+            let diagram = parseOrReport(
+                source, kind: kind, unknownValueHint: values.hint, isValue: { values.read($0) != nil })
+        else { return [] }
         var script: [Recorded<Stride, TestEvent<Output, Failure>>] = []
         for event in diagram.events {
             let time = frame * Stride(exactly: Swift.max(event.frame, 0))!
@@ -39,11 +46,12 @@ extension MarbleDiagram {
                 script.append(.finished(at: time))
             case .failure:
                 guard let error else {
-                    preconditionFailure(
+                    TestIssueReporter.reportMisuse(
                         MarbleSyntaxError(
                             diagram: source, column: event.column,
                             problem: "'#' but the publisher cannot fail; pass error: to say what it fails with"
                         ).description)
+                    continue
                 }
                 script.append(.failure(error, at: time))
             case .subscribed, .cancelled:

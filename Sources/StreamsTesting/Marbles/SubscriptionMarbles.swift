@@ -38,10 +38,12 @@ func expectSubscriptionMarbles(
     _ actual: [String], _ expected: [String],
     fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
 ) {
+    var malformed = false
     let expected = expected.map { diagram in
-        _ = MarbleDiagram.parseOrStop(diagram, kind: .subscription)
+        if MarbleDiagram.parseOrReport(diagram, kind: .subscription) == nil { malformed = true }
         return normalizedMarbles(diagram, kind: .subscription)
     }
+    guard !malformed else { return }
     var message: String?
     if actual.count != expected.count {
         func listed(_ diagrams: [String]) -> String {

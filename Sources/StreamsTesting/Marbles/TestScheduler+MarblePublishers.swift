@@ -31,8 +31,8 @@ extension TestScheduler {
     /// ```
     ///
     /// A diagram that breaks the syntax (a group never closed, an event after `|`, a `^`, a character
-    /// that is not a key of `values`, or `#`, since this publisher cannot fail) stops the program with
-    /// a message that names the problem and its column.
+    /// that is not a key of `values`, or `#`, since this publisher cannot fail) fails the running test
+    /// (the rest of the run goes on) with a message that names the problem and its column.
     ///
     /// - Parameters:
     ///   - marbles: The diagram, one character a frame from each subscription.
@@ -122,7 +122,7 @@ extension TestScheduler {
     /// #expect(scheduler.marbles(of: digits.scan(0, +)) == "1-3-(6|)")
     /// ```
     ///
-    /// A character that `outputType` cannot read (a letter for `Int`) stops the program with a
+    /// A character that `outputType` cannot read (a letter for `Int`) fails the running test with a
     /// message naming its column.
     ///
     /// - Parameters:

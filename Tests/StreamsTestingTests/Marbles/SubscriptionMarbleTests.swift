@@ -83,8 +83,8 @@ import Testing
         }
     }
 
-    @Test func aMalformedSubscriptionDiagramStops() async {
-        await #expect(processExitsWith: .failure) {
+    @Test func aMalformedSubscriptionDiagramFailsTheTest() {
+        expectMisuse("Malformed marble diagram \"--!\"") {
             DispatchQueue.test.createColdPublisher(marbles: "a").expectSubscriptions(["--!"])
         }
     }

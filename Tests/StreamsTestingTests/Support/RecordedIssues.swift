@@ -15,7 +15,7 @@ func recordedIssues(_ body: () -> Void) -> [String] {
 }
 
 /// The asynchronous form of ``recordedIssues(_:)``.
-func recordedIssues(_ body: () async -> Void) async -> [String] {
+nonisolated(nonsending) func recordedIssues(_ body: () async -> Void) async -> [String] {
     let comments = Mutex<[String]>([])
     await withKnownIssue {
         await body()
@@ -24,4 +24,12 @@ func recordedIssues(_ body: () async -> Void) async -> [String] {
         return true
     }
     return comments.withLock { $0 }
+}
+
+/// Runs `body`, which misuses StreamsTesting, and checks that the misuse failed the test once, with a
+/// message containing `message`, and that the test went on (this function returns).
+func expectMisuse(_ message: String, sourceLocation: SourceLocation = #_sourceLocation, _ body: () -> Void) {
+    let issues = recordedIssues(body)
+    #expect(issues.count == 1, "\(issues)", sourceLocation: sourceLocation)
+    #expect(issues.first?.contains(message) == true, "\(issues)", sourceLocation: sourceLocation)
 }
