@@ -14,17 +14,24 @@ let package = Package(
     products: [
         .library(name: "Streams", targets: ["Streams"]),
         .library(name: "StreamsTesting", targets: ["StreamsTesting"]),
+        // Opt-in: `URLSession.dataTaskPublisher`, which links the toolchain's networking library
+        // (FoundationNetworking on Linux); `Streams` itself links no networking.
+        .library(name: "StreamsNetworking", targets: ["StreamsNetworking"]),
         .executable(name: "streams-demo", targets: ["StreamsDemo"]),
     ],
     targets: [
         .target(name: "Streams", swiftSettings: sharedSettings),
         .target(name: "StreamsTesting", dependencies: ["Streams"], swiftSettings: sharedSettings),
+        .target(name: "StreamsNetworking", dependencies: ["Streams"], swiftSettings: sharedSettings),
         .executableTarget(
             name: "StreamsDemo", dependencies: ["Streams", "StreamsTesting"], swiftSettings: sharedSettings),
         .testTarget(
             name: "StreamsTests", dependencies: ["Streams", "StreamsTesting"], swiftSettings: sharedSettings),
         .testTarget(
             name: "StreamsTestingTests", dependencies: ["Streams", "StreamsTesting"],
+            swiftSettings: sharedSettings),
+        .testTarget(
+            name: "StreamsNetworkingTests", dependencies: ["StreamsNetworking", "StreamsTesting"],
             swiftSettings: sharedSettings),
         // Combine-style code must compile unchanged in the Swift 5 language mode too.
         .testTarget(

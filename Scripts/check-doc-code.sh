@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Type-checks every piece of Swift code in the DocC catalog (Docs/Streams.docc) against the
-# package's own modules, Streams and StreamsTesting, so that a renamed or changed API breaks this
-# check instead of the reader's copy of an example. Any error or warning fails it.
+# package's own modules (Streams, StreamsTesting and StreamsNetworking), so that a renamed or
+# changed API breaks this check instead of the reader's copy of an example. Any error or warning fails it.
 #
 # Usage: Scripts/check-doc-code.sh            (needs only the Swift toolchain; builds the modules first)
 #        DOC_CODE_JOBS=4 Scripts/check-doc-code.sh   (how many compilers run at once; default 2)
@@ -43,9 +43,9 @@ jobs=${DOC_CODE_JOBS:-2}
 started=$SECONDS
 
 # 1. The modules the code is checked against.
-if ! build_output=$(swift build --target StreamsTesting 2>&1); then
+if ! build_output=$(swift build --target StreamsTesting 2>&1 && swift build --target StreamsNetworking 2>&1); then
     printf '%s\n' "$build_output" >&2
-    echo "check-doc-code: building Streams and StreamsTesting failed" >&2
+    echo "check-doc-code: building Streams, StreamsTesting and StreamsNetworking failed" >&2
     exit 1
 fi
 bin=$(swift build --show-bin-path)

@@ -27,9 +27,11 @@ extension Observable where Self: AnyObject {
     /// they read changes). Values are read and published on `scheduler`, after the write: the
     /// writes made before the read runs coalesce into one value (see ``ObservationPublisher``).
     ///
-    /// > Important: The default scheduler is `RunLoop.main`: values arrive only while the main run
-    /// > loop runs (in a command-line tool, run it with `RunLoop.main.run(until:)`). In tests, pass
-    /// > a test scheduler such as `DispatchQueue.test` and `advance()` it.
+    /// > Important: The default scheduler is `DispatchQueue.main`: values arrive while the main
+    /// > thread serves the main queue — in an app, under `RunLoop.main.run()` or `dispatchMain()`,
+    /// > while top-level code or an `async` test awaits — and not while it is blocked (the publisher
+    /// > then says so once, on standard error). In tests, pass a test scheduler such as
+    /// > `DispatchQueue.test` and `advance()` it.
     ///
     /// The publisher holds the model weakly, so a model may keep the cancellable of its own
     /// publisher without a reference cycle. When the model is deallocated, the publisher finishes
@@ -39,12 +41,12 @@ extension Observable where Self: AnyObject {
     ///   - keyPath: The property to publish.
     ///   - options: Whether to publish the current value on subscription (``ObservationOptions/initial``),
     ///     new values after changes (``ObservationOptions/new``), or both, the default.
-    ///   - scheduler: Where new values are read and published; the main run loop by default, which
-    ///     must be running for values to arrive. Pass a test scheduler in tests.
+    ///   - scheduler: Where new values are read and published; the main queue by default, which the
+    ///     main thread must serve for values to arrive. Pass a test scheduler in tests.
     /// - Returns: A publisher of the property's values; it never fails.
     public func publisher<Value, S: Scheduler>(
         for keyPath: KeyPath<Self, Value>, options: ObservationOptions = [.initial, .new],
-        scheduler: S = RunLoop.main
+        scheduler: S = DispatchQueue.main
     ) -> ObservationPublisher<Value> {
         ObservationPublisher(options: options, scheduler: scheduler) { [weak self] () -> Value? in
             guard let self else { return nil }

@@ -35,14 +35,16 @@ public import Foundation
 ///
 /// Observation tells observers about a change *before* the new value is stored, so the value cannot
 /// be read when the change is signalled. Instead the publisher schedules one read on its scheduler
-/// and publishes what it reads then: every write made before the read runs — several writes of one
-/// turn of the main run loop, say — coalesces into one value, the latest. The initial value is read
+/// and publishes what it reads then: every write made before the read runs — several writes made in
+/// one piece of main-thread work, say — coalesces into one value, the latest. The initial value is read
 /// and published when the subscriber subscribes, on its thread.
 ///
-/// > Important: The default scheduler is `RunLoop.main`, so values arrive only while the main run
-/// > loop runs. An app's main run loop always does; a command-line tool must run it, for instance
-/// > with `RunLoop.main.run(until: Date().addingTimeInterval(1))`. In tests, pass a test scheduler
-/// > such as `DispatchQueue.test` from StreamsTesting and `advance()` it to deliver.
+/// > Important: The default scheduler is `DispatchQueue.main`, so values arrive while the main thread
+/// > serves the main queue, which it does in an app, under `RunLoop.main.run()` or `dispatchMain()`,
+/// > while top-level code `await`s, and while an `async` test awaits; not while the main thread is
+/// > blocked. If a value has waited there for three seconds, the publisher says so once, on standard
+/// > error, rather than letting the program wait silently. In tests, pass a test scheduler such as
+/// > `DispatchQueue.test` from StreamsTesting and `advance()` it to deliver.
 ///
 /// The expression runs on the scheduler (and, for the initial value, on the subscribing thread), so
 /// a `@MainActor` model needs a scheduler on the main thread, such as the default.
@@ -100,9 +102,9 @@ public struct ObservationPublisher<Output>: Publisher {
     /// // Ada King
     /// ```
     ///
-    /// > Important: The default scheduler is `RunLoop.main`: new values arrive only while the main
-    /// > run loop runs. In tests, pass a test scheduler such as `DispatchQueue.test` and `advance()`
-    /// > it.
+    /// > Important: The default scheduler is `DispatchQueue.main`: new values arrive while the main
+    /// > thread serves the main queue (see ``ObservationPublisher``). In tests, pass a test scheduler
+    /// > such as `DispatchQueue.test` and `advance()` it.
     ///
     /// The expression holds whatever it captures for as long as a subscription lives; capture a
     /// model weakly, or use ``Observation/Observable/publisher(for:options:scheduler:)``, to let it
@@ -111,13 +113,13 @@ public struct ObservationPublisher<Output>: Publisher {
     /// - Parameters:
     ///   - options: Whether to publish the current value on subscription (``ObservationOptions/initial``),
     ///     new values after changes (``ObservationOptions/new``), or both, the default.
-    ///   - scheduler: Where new values are read and published; the main run loop by default, which
-    ///     must be running for values to arrive (pass a test scheduler in tests). Changes made before
-    ///     the read runs coalesce into one value.
+    ///   - scheduler: Where new values are read and published; the main queue by default, which the
+    ///     main thread must serve for values to arrive (pass a test scheduler in tests). Changes made
+    ///     before the read runs coalesce into one value.
     ///   - expression: The expression to evaluate; any property of an `@Observable` model it reads is
     ///     tracked.
     public init<S: Scheduler>(
-        options: ObservationOptions = [.initial, .new], scheduler: S = RunLoop.main,
+        options: ObservationOptions = [.initial, .new], scheduler: S = DispatchQueue.main,
         _ expression: @escaping () -> Output
     ) {
         self.init(options: options, scheduler: scheduler, reading: { .some(expression()) })
@@ -130,7 +132,7 @@ public struct ObservationPublisher<Output>: Publisher {
     init<S: Scheduler>(options: ObservationOptions, scheduler: S, reading read: @escaping () -> Output?) {
         self.options = options
         self.read = read
-        schedule = { scheduler.schedule($0) }
+        schedule = StalledDeliveryWatch.schedule(on: scheduler)
     }
 
     /// Reads the current value (and tracks what it read) and gives the subscriber a subscription.

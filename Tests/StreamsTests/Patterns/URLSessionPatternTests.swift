@@ -8,8 +8,9 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// The `dataTaskPublisher(for:)` replacement that "Differences from Combine" shows, checked against a
-/// `data:` URL so that no network is needed.
+/// The two ways people bridge a data task to a publisher by hand (a completion handler, and
+/// `async`-`await`, each through `Deferred` and `Future`), checked against a `data:` URL so that no
+/// network is needed. (StreamsNetworking's `dataTaskPublisher` is tested on its own.)
 extension URLSession {
     fileprivate func patternDataTaskPublisher(for url: URL) -> AnyPublisher<
         (data: Data, response: URLResponse), URLError
