@@ -29,10 +29,18 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
     @usableFromInline
     final let lock = Lock()
 
-    /// The subject's broadcaster, read only while `owner` keeps it alive: set, under `lock`, or taken
-    /// out of the conduit and held by the reader. Unowned, so that a subscription costs one retain.
+    /// The subject's broadcaster, used only while `owner` keeps it alive: set, under `lock`, or taken
+    /// out of the conduit and held by the caller. Not retained, so that a subscription costs one
+    /// retain, and used through ``withBroadcaster(_:)``, so that using it costs none.
     @usableFromInline
-    final unowned(unsafe) let attachedBroadcaster: SubjectBroadcaster<Output, Failure>
+    final let attachedBroadcaster: Unmanaged<SubjectBroadcaster<Output, Failure>>
+
+    /// Runs `body` with the broadcaster, without retaining it. Call it only while `owner` keeps the
+    /// broadcaster alive.
+    @inlinable
+    final func withBroadcaster<Result>(_ body: (SubjectBroadcaster<Output, Failure>) -> Result) -> Result {
+        attachedBroadcaster._withUnsafeGuaranteedRef(body)
+    }
 
     /// Guarded by `lock`; `nil` once cancelled or completed. What keeps the broadcaster alive for
     /// this subscription: the subject itself, which its subscriptions keep alive as Combine's do, or,
@@ -44,7 +52,7 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
     /// The broadcaster, while the subscription lives. Read with `lock` held.
     @inlinable
     final var broadcaster: SubjectBroadcaster<Output, Failure>? {
-        owner == nil ? nil : attachedBroadcaster
+        owner == nil ? nil : attachedBroadcaster.takeUnretainedValue()
     }
 
     /// Guarded by `lock`.
@@ -121,7 +129,7 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
         self.keepsCurrentValue = keepsCurrentValue
         deliversFreely = AtomicFlag(kind == .observableObject)
         owesCurrentValue = keepsCurrentValue
-        attachedBroadcaster = broadcaster
+        attachedBroadcaster = Unmanaged.passUnretained(broadcaster)
         owner = subject ?? broadcaster
         downstreamStorage = Unmanaged.passRetained(downstream).toOpaque()
         self.deliverValue = deliverValue
@@ -143,7 +151,7 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
 
     /// Ends the subscription's life as far as demand goes. Call with `lock` held; returns the owner
     /// that kept the broadcaster alive, or `nil` if it had already ended. While the caller holds it,
-    /// `attachedBroadcaster` may be used; it is let go of once the lock is released.
+    /// ``withBroadcaster(_:)`` may be used; it is let go of once the lock is released.
     @inlinable
     final func endLocked() -> AnyObject? {
         deliversFreely.set(false)
@@ -176,14 +184,14 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
             // Reads the unowned reference rather than binding one: binding would retain the subject
             // on every request, while only a passthrough subject's first demand needs it.
             guard owner != nil else { return .none }
-            let acknowledges = kind == .passthrough && !attachedBroadcaster.hasDownstreamDemand.value
+            let acknowledges = kind == .passthrough && !withBroadcaster { $0.hasDownstreamDemand.value }
             demand += more
             if demand == .unlimited {
                 hasUnlimitedDemand.set(true)
                 if !owesCurrentValue { deliversFreely.set(true) }
             }
             guard owesCurrentValue, !currentValueQueued else {
-                return acknowledges ? .acknowledge(attachedBroadcaster) : .none
+                return acknowledges ? .acknowledge(attachedBroadcaster.takeUnretainedValue()) : .none
             }
             currentValueQueued = true
             return .sendCurrentValue
@@ -268,7 +276,7 @@ final class SubjectConduitTo<Downstream: Subscriber>: SubjectConduit<Downstream.
     @inlinable
     static func cancel(_ base: SubjectConduit<Downstream.Input, Downstream.Failure>) {
         guard let owner = base.lock.withLock({ base.endLocked() }) else { return }
-        base.attachedBroadcaster.remove(base)
+        base.withBroadcaster { $0.remove(base) }
         withExtendedLifetime(owner) {}
     }
 
@@ -296,7 +304,7 @@ final class SubjectConduitTo<Downstream: Subscriber>: SubjectConduit<Downstream.
         guard let owner = base.lock.withLock({ base.endLocked() }) else { return }
         // The subject lives until its completion has been delivered, as in Combine.
         defer { withExtendedLifetime(owner) {} }
-        guard let storage = base.attachedBroadcaster.lock.withLock({ base.takeDownstream() }) else { return }
+        guard let storage = base.withBroadcaster({ $0.lock.withLock { base.takeDownstream() } }) else { return }
         let box = Unmanaged<Box>.fromOpaque(storage.toOpaque()).takeRetainedValue()
         box.subscriber.receive(completion: completion)
     }
