@@ -17,11 +17,10 @@ protocol DataTaskFinishing: AnyObject, Sendable {
 /// Its state is one value under a lock: waiting for the first request, running a task, or ended
 /// (delivered, failed or cancelled). The subscriber is called with the lock released, from the
 /// session's delegate queue, and let go of once the subscription ends.
-final class DataTaskSubscription<Downstream: Subscriber>: Subscription, DataTaskFinishing,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+// @unchecked Sendable: `state`, the only variable, is guarded by `lock`.
+final class DataTaskSubscription<Downstream: Subscriber>: @unchecked Sendable, Subscription, DataTaskFinishing,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failure == URLError {
-    // @unchecked: `state`, the only variable, is guarded by `lock`.
-
     /// Where the subscription stands.
     enum State {
         /// Subscribed, no value asked for yet.
