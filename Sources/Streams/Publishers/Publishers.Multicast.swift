@@ -138,7 +138,7 @@ extension Publishers {
         /// Attaches the subscriber to the subject; it receives values once the publisher is connected.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            sharedSubject.receive(subscriber: Inner(downstream: subscriber))
+            sharedSubject.receive(subscriber: Receiver(downstream: subscriber))
         }
 
         /// Subscribes the subject to the upstream publisher.
@@ -152,15 +152,13 @@ extension Publishers {
 }
 
 extension Publishers.Multicast {
-    /// Stands between the subject and one downstream subscriber: it is the downstream's subscription,
-    /// and asks the subject for what the downstream returns from each value.
+    /// The downstream's subscription: it carries the downstream's requests and its cancellation to the
+    /// subject's subscription, and holds nothing of the downstream, so a subscriber that keeps its
+    /// subscription after cancelling or completing is not kept alive by it.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-        CustomReflectable, CustomPlaygroundDisplayConvertible
-    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-        @usableFromInline
-        let downstream: Downstream
-
+    final class Inner: Subscription, CustomStringConvertible, CustomReflectable,
+        CustomPlaygroundDisplayConvertible
+    {
         @usableFromInline
         let lock = Lock()
 
@@ -174,42 +172,27 @@ extension Publishers.Multicast {
         let isLive = AtomicFlag()
 
         @inlinable
-        init(downstream: Downstream) {
-            self.downstream = downstream
-        }
+        init() {}
 
+        /// Takes the subject's subscription; false if it is not wanted (the caller cancels it).
         @inlinable
-        func receive(subscription: any Subscription) {
-            let accepted = lock.withLock { () -> Bool in
+        func accept(_ subscription: any Subscription) -> Bool {
+            lock.withLock { () -> Bool in
                 guard status.accept(subscription) else { return false }
                 isLive.set(true)
                 return true
             }
-            guard accepted else {
-                subscription.cancel()
-                return
-            }
-            downstream.receive(subscription: self)
         }
 
-        /// Hands the value on and asks the subject for the downstream's new demand; the subject is
-        /// owed nothing in return.
+        /// Records the completion: true if the subscription was live, and lets go of the subject's
+        /// subscription.
         @inlinable
-        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-            guard isLive.value else { return .none }
-            let demand = downstream.receive(input)
-            if demand > .none { request(demand) }
-            return .none
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-            let completes = lock.withLock { () -> Bool in
+        func complete() -> Bool {
+            lock.withLock { () -> Bool in
                 guard status.complete() else { return false }
                 isLive.set(false)
                 return true
             }
-            if completes { downstream.receive(completion: completion) }
         }
 
         @inlinable
@@ -226,6 +209,57 @@ extension Publishers.Multicast {
                 return status.terminate()
             }
             subscription?.cancel()
+        }
+
+        @usableFromInline
+        var description: String { "Multicast" }
+
+        @usableFromInline
+        var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+
+        @usableFromInline
+        var playgroundDescription: Any { description }
+    }
+
+    /// What the subject delivers to: it holds the downstream and hands it each event, and lives as
+    /// long as the subject keeps it (until the subscription is cancelled or completed).
+    @usableFromInline
+    final class Receiver<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+        CustomPlaygroundDisplayConvertible
+    where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+        @usableFromInline
+        let subscription = Inner()
+
+        @usableFromInline
+        let downstream: Downstream
+
+        @inlinable
+        init(downstream: Downstream) {
+            self.downstream = downstream
+        }
+
+        @inlinable
+        func receive(subscription: any Subscription) {
+            guard self.subscription.accept(subscription) else {
+                subscription.cancel()
+                return
+            }
+            downstream.receive(subscription: self.subscription)
+        }
+
+        /// Hands the value on and asks the subject for the downstream's new demand; the subject is
+        /// owed nothing in return.
+        @inlinable
+        func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+            guard subscription.isLive.value else { return .none }
+            let demand = downstream.receive(input)
+            if demand > .none { subscription.request(demand) }
+            return .none
+        }
+
+        @inlinable
+        func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+            if subscription.complete() { downstream.receive(completion: completion) }
         }
 
         @usableFromInline

@@ -92,6 +92,74 @@ private struct Point: Codable, Equatable {
         subscriber.cancel()
     }
 
+    // MARK: Events before the subscription, as in Combine
+
+    @Test func aValueBeforeTheSubscriptionIsEncodedAndDelivered() {
+        let upstream = EarlyEventUpstream<Point, Never>()
+        var received: [String] = []
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        upstream.encode(encoder: encoder).subscribe(
+            AnySubscriber<Data, any Error>(
+                receiveSubscription: { _ in },
+                receiveValue: {
+                    received.append(String(decoding: $0, as: UTF8.self)); return .max(42)
+                },
+                receiveCompletion: { _ in received.append("completion") }))
+        #expect(upstream.send(Point(x: 1, y: 0)) == .max(42))
+        #expect(received == [#"{"x":1,"y":0}"#])
+    }
+
+    @Test func aDecodingErrorBeforeTheSubscriptionFailsTheStream() {
+        let upstream = EarlyEventUpstream<Data, Never>()
+        var received: [String] = []
+        upstream.decode(type: Point.self, decoder: JSONDecoder()).subscribe(
+            AnySubscriber<Point, any Error>(
+                receiveSubscription: { _ in received.append("subscription") },
+                receiveValue: { _ in
+                    received.append("value"); return .none
+                },
+                receiveCompletion: { completion in
+                    if case .failure(let error) = completion { received.append("\(type(of: error))") }
+                }))
+        #expect(upstream.send(Data("not json".utf8)) == .none)
+        #expect(received == ["DecodingError"])
+        // The stream has ended: a subscription that arrives now is cancelled, and later values dropped.
+        let late = CreateManualSubscription()
+        upstream.send(subscription: late)
+        #expect(late.events == [.cancel])
+        #expect(upstream.send(Data(#"{"x":1,"y":2}"#.utf8)) == .none)
+        #expect(received == ["DecodingError"])
+    }
+
+    @Test func aCancelBeforeTheSubscriptionLetsALaterSubscriptionThrough() throws {
+        let upstream = EarlyEventUpstream<Point, Never>()
+        let subscriber = TestSubscriber<Data, any Error>(initialDemand: .none)
+        upstream.encode(encoder: JSONEncoder()).subscribe(subscriber)
+        let inner = try #require(upstream.innerSubscription)
+        inner.cancel()
+        let subscription = CreateManualSubscription()
+        upstream.send(subscription: subscription)
+        #expect(subscription.events == [])
+        #expect(subscriber.events.count == 1)
+        #expect(subscriber.subscription != nil)
+    }
+
+    @Test func theMirrorShowsTheDownstreamWhetherFinishedAndTheUpstreamSubscription() throws {
+        let upstream = CreateManualPublisher<Point, CreateTestError>()
+        let subscriber = TestSubscriber<Data, any Error>(initialDemand: .none)
+        upstream.encode(encoder: JSONEncoder()).subscribe(subscriber)
+        let subscription = try #require(subscriber.subscription)
+        func children() -> [String] {
+            Mirror(reflecting: subscription).children.map { "\($0.label ?? "")" }
+        }
+        #expect(children() == ["downstream", "finished", "upstreamSubscription"])
+        let finished = { Mirror(reflecting: subscription).children.first { $0.label == "finished" }?.value as? Bool }
+        #expect(finished() == false)
+        upstream.send(completion: .finished)
+        #expect(finished() == true)
+    }
+
     @Test func releasesUpstreamAfterCancel() {
         weak var weakSubject: PassthroughSubject<Point, Never>?
         weak var weakInner: AnyObject?

@@ -21,8 +21,9 @@ enum FilterStep<Output, Failure: Error> {
 /// folds to a constant and the value path keeps only its own branch.
 @usableFromInline
 enum FilterConduct {
-    /// Values wait for the subscription; a completion is passed on unless the stream has ended.
-    case lenient
+    /// Combine's `Encode` and `Decode`: a value or a completion that arrives before the subscription
+    /// is handled as if it had come after it, and a cancel before the subscription does nothing.
+    case coding
     /// Combine's shared filter machinery (`TryFilter`, `TryCompactMap`, `RemoveDuplicates`,
     /// `PrefixWhile` and their kin): any event before the subscription stops the program.
     case strict
@@ -38,16 +39,26 @@ enum FilterConduct {
 
     /// A completion that arrives before the subscription is passed on and ends the stream.
     @inlinable
-    var completesBeforeSubscription: Bool { self == .lenient }
+    var completesBeforeSubscription: Bool { self == .coding }
 
     /// Values are processed whatever the state, not only while subscribed.
     @inlinable
     var processesValuesInAnyState: Bool { self == .output }
 
+    /// Values that arrive before the subscription are processed as if it had arrived; after the
+    /// stream ended they are dropped.
+    @inlinable
+    var processesValuesBeforeSubscription: Bool { self == .coding }
+
     /// `cancel()`, and ending the stream from within, do nothing until the subscription has arrived,
     /// so a subscription that arrives later is still accepted.
     @inlinable
     var endsOnlyWhenSubscribed: Bool { self == .dropWhile || self == .output }
+
+    /// `cancel()` does nothing until the subscription has arrived (ending the stream from within may
+    /// still end it), so a subscription that arrives later is still accepted.
+    @inlinable
+    var cancelsOnlyWhenSubscribed: Bool { endsOnlyWhenSubscribed || self == .coding }
 
     /// `request(.none)` stops the program.
     @inlinable
@@ -55,7 +66,12 @@ enum FilterConduct {
 
     /// The mirror shows `downstream` and the logic's `reflectedState`; otherwise it has no children.
     @inlinable
-    var reflectsState: Bool { self == .lenient || self == .strict }
+    var reflectsState: Bool { self == .strict }
+
+    /// The mirror shows `downstream`, whether the stream has `finished` and the
+    /// `upstreamSubscription`.
+    @inlinable
+    var reflectsProgress: Bool { self == .coding }
 }
 
 /// The per-operator part of a filter-like operator: how it treats each value and how it names itself.
@@ -91,7 +107,7 @@ protocol FilterLogic {
 
 extension FilterLogic {
     @inlinable
-    static var conduct: FilterConduct { .lenient }
+    static var conduct: FilterConduct { .coding }
 
     @inlinable
     var reflectedState: [Mirror.Child] { [] }
@@ -162,8 +178,11 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
 
     @inlinable
     func receive(_ input: Logic.Input) -> Subscribers.Demand {
-        if !Logic.conduct.processesValuesInAnyState {
-            guard isLive.value else { return refuse() }
+        let conduct = Logic.conduct
+        if !conduct.processesValuesInAnyState && !isLive.value {
+            guard conduct.processesValuesBeforeSubscription, lock.withLock({ isAwaitingSubscription }) else {
+                return refuse()
+            }
         }
         switch logic.process(input) {
         case .send(let output):
@@ -223,13 +242,12 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
     /// conduct says so, if the subscription has not arrived yet.
     @inlinable
     func terminate() -> Bool {
-        let subscription = lock.withLock { () -> (any Subscription)? in
-            if Logic.conduct.endsOnlyWhenSubscribed && !status.isSubscribed { return nil }
-            return status.terminate()
+        let (ended, subscription) = lock.withLock { () -> (Bool, (any Subscription)?) in
+            if status.isTerminal || Logic.conduct.endsOnlyWhenSubscribed && !status.isSubscribed { return (false, nil) }
+            return (true, status.terminate())
         }
-        guard let subscription else { return false }
-        subscription.cancel()
-        return true
+        subscription?.cancel()
+        return ended
     }
 
     @inlinable
@@ -247,7 +265,11 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
 
     @inlinable
     func cancel() {
-        _ = terminate()
+        let subscription = lock.withLock { () -> (any Subscription)? in
+            if Logic.conduct.cancelsOnlyWhenSubscribed && !status.isSubscribed { return nil }
+            return status.terminate()
+        }
+        subscription?.cancel()
     }
 
     @usableFromInline
@@ -255,6 +277,14 @@ where Downstream.Input == Logic.Output, Downstream.Failure == Logic.Failure {
 
     @usableFromInline
     var customMirror: Mirror {
+        if Logic.conduct.reflectsProgress {
+            let (finished, subscription) = lock.withLock { (status.isTerminal, status.subscription) }
+            return Mirror(
+                self,
+                children: [
+                    ("downstream", downstream), ("finished", finished), ("upstreamSubscription", subscription as Any),
+                ])
+        }
         guard Logic.conduct.reflectsState else { return Mirror(self, children: EmptyCollection()) }
         // `logic` is read without a lock, as Combine does: a mirror is meant to be taken while no
         // value is being delivered.

@@ -80,7 +80,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
             let logic = ReduceOperatorLogic<Upstream.Output, Upstream.Failure, Output, Failure>(
                 initial: initial, name: "Reduce"
-            ) { partial, next in .success(nextPartialResult(partial, next)) }
+            ) { [nextPartialResult] partial, next in .success(nextPartialResult(partial, next)) }
             upstream.receive(subscriber: ReduceProducer(downstream: subscriber, logic: logic))
         }
     }
@@ -123,7 +123,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
             let logic = ReduceOperatorLogic<Upstream.Output, Upstream.Failure, Output, any Error>(
                 initial: initial, name: "TryReduce"
-            ) { partial, next in Result { try nextPartialResult(partial, next) } }
+            ) { [nextPartialResult] partial, next in Result { try nextPartialResult(partial, next) } }
             upstream.receive(subscriber: ReduceProducer(downstream: subscriber, logic: logic))
         }
     }
