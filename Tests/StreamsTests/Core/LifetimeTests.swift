@@ -8,10 +8,15 @@ import Testing
 private final class SubscriptionKeepingSubscriber<Input, Failure: Error>: Subscriber {
     private(set) var subscription: (any Subscription)?
     private(set) var events: [String] = []
+    private let initialDemand: Subscribers.Demand
+
+    init(initialDemand: Subscribers.Demand = .unlimited) {
+        self.initialDemand = initialDemand
+    }
 
     func receive(subscription: any Subscription) {
         self.subscription = subscription
-        subscription.request(.unlimited)
+        if initialDemand > .none { subscription.request(initialDemand) }
     }
 
     func receive(_ input: Input) -> Subscribers.Demand {
@@ -167,7 +172,7 @@ extension Subscribers.Completion {
                 if keepingSubscription {
                     let subscriber = SubscriptionKeepingSubscriber<P.Output, P.Failure>()
                     make(subject).subscribe(subscriber)
-                    return Weak(subscriber, cancel: subscriber.cancel)
+                    return Weak(subscriber) { [weak subscriber] in subscriber?.cancel() }
                 }
                 let subscriber = Sink<P.Output, P.Failure>(receiveCompletion: { _ in }, receiveValue: { _ in })
                 make(subject).subscribe(subscriber)
@@ -282,8 +287,8 @@ extension Subscribers.Completion {
             upstream.send(1)
             upstream.send(completion: .finished)
         }
-        #expect(subscriber.object != nil)
         #expect(weakUpstream == nil, "\(chain.name): a completed subscription lets go of its upstream")
+        withExtendedLifetime(subscriber) {}
     }
 
     @Test(arguments: chains.indices, [true, false])
@@ -297,6 +302,51 @@ extension Subscribers.Completion {
             upstream.send(completion: finishes ? .finished : .failure(TestError()))
         }
         #expect(subscriber.object == nil, "\(chain.name): once completed, nothing keeps the subscriber")
+    }
+
+    // MARK: Publishers that start a stream
+
+    /// Publishers that start a stream, each subscribed with no demand by a subscriber that keeps its
+    /// subscription; the subscriber is returned weakly.
+    static var sources: [(name: String, subscribe: () -> Weak)] {
+        func source<P: Publisher>(_ name: String, _ make: @escaping () -> P) -> (name: String, subscribe: () -> Weak) {
+            (
+                name,
+                {
+                    let subscriber = SubscriptionKeepingSubscriber<P.Output, P.Failure>(initialDemand: .none)
+                    make().subscribe(subscriber)
+                    return Weak(subscriber) { [weak subscriber] in subscriber?.cancel() }
+                }
+            )
+        }
+        return [
+            source("Just") { Just(1) },
+            source("Optional.Publisher") { Optional(1).publisher },
+            source("Result.Publisher") { Result<Int, TestError>.success(1).publisher },
+            source("Publishers.Sequence") { [1, 2].publisher },
+            source("Record") { Record<Int, Never>(output: [1], completion: .finished) },
+            source("Deferred") { Deferred { Just(1) } },
+            source("Future") { Future<Int, Never> { _ in } },
+            source("PassthroughSubject") { PassthroughSubject<Int, Never>() },
+            source("CurrentValueSubject") { CurrentValueSubject<Int, Never>(1) },
+            source("AnyPublisher") { Just(1).eraseToAnyPublisher() },
+            source("share") { [1, 2].publisher.share() },
+            source("NotificationCenter.Publisher") {
+                NotificationCenter().publisher(for: Notification.Name("LifetimeTests"))
+            },
+            source("Timer.publish, autoconnected") {
+                Timer.publish(every: 3600, on: .main, in: .common).autoconnect()
+            },
+        ]
+    }
+
+    @Test(arguments: sources.indices)
+    func aWaitingSubscriptionKeepsItsSubscriberUntilCancelled(_ index: Int) {
+        let (name, subscribe) = Self.sources[index]
+        let subscriber = subscribe()
+        #expect(subscriber.object != nil, "\(name): a live subscription keeps its subscriber")
+        subscriber.cancel()
+        #expect(subscriber.object == nil, "\(name): once cancelled, the subscription lets go of its subscriber")
     }
 
     // MARK: Where Streams lets go earlier than Combine (see "Differences from Combine")
