@@ -109,8 +109,10 @@ import Testing
         let idle = TestSubscriber<(data: Data, response: URLResponse), URLError>(initialDemand: .none)
         publisher.subscribe(idle)
         #expect(idle.subscription.map(String.init(describing:)) == "DataTaskPublisher")
-        _ = await outcome(of: publisher)
-        _ = await outcome(of: publisher)
+        for _ in 0..<2 {
+            let result = await outcome(of: publisher.map(\.data))
+            #expect(result.values == [Data("Hello".utf8)])
+        }
         #expect(server.requestedPaths == ["/hello", "/hello"], "the idle subscription asked for nothing, so no task")
         idle.cancel()
     }

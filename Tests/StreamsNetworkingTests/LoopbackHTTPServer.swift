@@ -135,7 +135,7 @@ final class LoopbackHTTPServer: Sendable {
             let reason = status == 200 ? "OK" : "Not Found"
             let response =
                 "HTTP/1.1 \(status) \(reason)\r\nContent-Type: text/plain\r\nContent-Length: \(body.utf8.count)\r\n"
-                + "Connection: close\r\n\r\n\(body)"
+                + "Cache-Control: no-store\r\nConnection: close\r\n\r\n\(body)"
             let bytes = Array(response.utf8)
             _ = bytes.withUnsafeBytes { send(connection, $0.baseAddress, $0.count, 0) }
             close(connection)
