@@ -160,7 +160,7 @@ public final class Deduplicated<Object: AnyObject, Snapshot: Equatable>: Observa
         self.object = object
         makeSnapshot = snapshot
         lastSnapshot = snapshot(object)
-        let snapshots = ObservationPublisher(options: .new, scheduler: scheduler) { [weak object] in
+        let snapshots = ObservationPublisher(options: .new, scheduler: scheduler, sharing: nil) { [weak object] in
             object.map(snapshot)
         }
         subscription = snapshots.sink { [weak self] in self?.receive($0) }

@@ -48,7 +48,16 @@ extension Observable where Self: AnyObject {
         for keyPath: KeyPath<Self, Value>, options: ObservationOptions = [.initial, .new],
         scheduler: S = DispatchQueue.main
     ) -> ObservationPublisher<Value> {
-        ObservationPublisher(options: options, scheduler: scheduler) { [weak self] () -> Value? in
+        // Subscriptions to the same property on the same scheduler share the reading after each
+        // change; a scheduler that is not an object has no identity to share by.
+        let sharing = (type(of: scheduler) is AnyClass ? scheduler as AnyObject : nil).map {
+            ObservationSharing(
+                key: ObservationSharingKey(
+                    model: ObjectIdentifier(self), keyPath: keyPath, scheduler: ObjectIdentifier($0)),
+                model: self)
+        }
+        return ObservationPublisher(options: options, scheduler: scheduler, sharing: sharing) {
+            [weak self] () -> Value? in
             guard let self else { return nil }
             return .some(self[keyPath: keyPath])
         }

@@ -80,6 +80,8 @@ public struct ObservationPublisher<Output>: Publisher {
     let read: () -> Output?
     /// Schedules an action on the publisher's scheduler.
     let schedule: (@escaping () -> Void) -> Void
+    /// How subscriptions find an observation of the same property to share, for `publisher(for:)`.
+    let sharing: ObservationSharing?
 
     /// Creates a publisher of an expression's value, delivered on a scheduler.
     ///
@@ -122,21 +124,28 @@ public struct ObservationPublisher<Output>: Publisher {
         options: ObservationOptions = [.initial, .new], scheduler: S = DispatchQueue.main,
         _ expression: @escaping () -> Output
     ) {
-        self.init(options: options, scheduler: scheduler, reading: { .some(expression()) })
+        self.init(options: options, scheduler: scheduler, sharing: nil, reading: { .some(expression()) })
     }
 
     /// Creates a publisher of a value that may go away.
     ///
     /// - Parameters:
+    ///   - sharing: How subscriptions find an observation of the same property to share, if they may.
     ///   - read: Reads the value; `nil` when its source is gone, which finishes the publisher.
-    init<S: Scheduler>(options: ObservationOptions, scheduler: S, reading read: @escaping () -> Output?) {
+    init<S: Scheduler>(
+        options: ObservationOptions, scheduler: S, sharing: ObservationSharing?, reading read: @escaping () -> Output?
+    ) {
         self.options = options
         self.read = read
+        self.sharing = sharing
         schedule = StalledDeliveryWatch.schedule(on: scheduler)
     }
 
     /// Reads the current value (and tracks what it read) and gives the subscriber a subscription.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-        ObservationSubscription(read: read, schedule: schedule, options: options, downstream: subscriber).start()
+        ObservationSubscription(
+            read: read, schedule: schedule, options: options, sharing: sharing, downstream: subscriber
+        )
+        .start()
     }
 }

@@ -9,10 +9,14 @@ import Synchronization
 /// change handler: it is read on the scheduler, after the writer's turn. Deliveries are serialized
 /// by a delivery turn (``ObservationDeliveryState``): a thread that finds another delivering leaves
 /// its value for that thread, so no thread waits and nothing is delivered nested.
-// @unchecked Sendable: `state`, `downstream`, `read` and `schedule` are guarded by `lock`; the
-// subscriber is called only by the thread holding the delivery turn.
+///
+/// Subscriptions of `publisher(for:)` to the same property of the same model on the same scheduler
+/// share the reading after each change (``SharedPropertyObservation``): each still makes its own
+/// first read, and receives the shared reads from then on.
+// @unchecked Sendable: `state`, `downstream`, `read`, `schedule` and `shared` are guarded by `lock`;
+// the subscriber is called only by the thread holding the delivery turn.
 final class ObservationSubscription<Downstream: Subscriber>: Subscription, ObservationTrackingTarget,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    SharedObservationMember, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
     @unchecked Sendable  // see above
 where Downstream.Failure == Never {
     typealias Output = Downstream.Input
@@ -31,21 +35,35 @@ where Downstream.Failure == Never {
     /// Guarded by `lock`; `nil` once cancelled or finished.
     @exclusivity(unchecked)
     private var schedule: ((@escaping () -> Void) -> Void)?
+    /// How to find an observation to share, if the publisher allows sharing.
+    private let sharing: ObservationSharing?
+    /// Guarded by `lock`: the shared observation this subscription is a member of, until it leaves.
+    @exclusivity(unchecked)
+    private var shared: SharedPropertyObservation<Output>?
 
     init(
         read: @escaping () -> Output?, schedule: @escaping (@escaping () -> Void) -> Void,
-        options: ObservationOptions, downstream: Downstream
+        options: ObservationOptions, sharing: ObservationSharing?, downstream: Downstream
     ) {
         self.read = read
         self.schedule = schedule
         self.options = options
+        self.sharing = options.contains(.new) ? sharing : nil
         self.downstream = downstream
+    }
+
+    deinit {
+        shared?.leave(ObjectIdentifier(self))
     }
 
     /// Reads the current value, tracking changes if `.new` is asked for, then hands the subscription
     /// downstream.
     func start() {
         let tracking = options.contains(.new)
+        if let sharing, let read, let schedule {
+            let observation = SharedPropertyObservation.join(self, sharing: sharing, read: read, schedule: schedule)
+            lock.withLock { shared = observation }
+        }
         let value = (tracking ? readTracking() : readUntracked()) ?? nil
         lock.withLock {
             if value == nil || options.contains(.initial) { state.store(value) }
@@ -64,12 +82,20 @@ where Downstream.Failure == Never {
     }
 
     func cancel() {
-        let released = lock.withLock { () -> (Downstream?, Released) in
+        let released = lock.withLock { () -> (Downstream?, Released, SharedPropertyObservation<Output>?) in
             state.cancel()
-            return (downstream.take(), (read.take(), schedule.take()))
+            return (downstream.take(), (read.take(), schedule.take()), shared.take())
         }
+        released.2?.leave(ObjectIdentifier(self))
         // Released outside the lock: their deinitialization may call back in.
         _ = released
+    }
+
+    // MARK: Sharing
+
+    func receiveShared(_ value: Output?) {
+        lock.withLock { state.store(value) }
+        deliver()
     }
 
     // MARK: Tracking
@@ -99,8 +125,8 @@ where Downstream.Failure == Never {
     /// Reads the expression with tracking installed: the next change of anything it reads calls
     /// ``changed()``, and if tracking is let go of without a change, ``trackingDropped()``.
     private func readTracking() -> Output?? {
-        guard let read = lock.withLock({ self.read }) else { return nil }
-        let token = ObservationTrackingToken(target: self)
+        guard let (read, shared) = lock.withLock({ self.read.map { ($0, shared) } }) else { return nil }
+        let token = ObservationTrackingToken(target: shared ?? self)
         return withObservationTracking(read, onChange: { [token] in token.fire() })
     }
 
@@ -114,13 +140,16 @@ where Downstream.Failure == Never {
     /// once if another thread holds the delivery turn (it delivers what this one left).
     private func deliver() {
         var claim = true
+        var finishing: SharedPropertyObservation<Output>?
         while true {
             let (delivery, target, released) = lock.withLock {
                 () -> (ObservationDeliveryState<Output>.Delivery, Downstream?, Released?) in
                 let delivery = state.nextDelivery(claim: claim)
                 switch delivery {
                 case .value: return (delivery, downstream, nil)
-                case .finish: return (delivery, downstream.take(), (read.take(), schedule.take()))
+                case .finish:
+                    finishing = shared.take()
+                    return (delivery, downstream.take(), (read.take(), schedule.take()))
                 case .none: return (delivery, nil, nil)
                 }
             }
@@ -134,6 +163,7 @@ where Downstream.Failure == Never {
                 // The expression and the scheduler are let go of outside the lock: releasing what the
                 // expression captured may release a model, whose tracking token then calls back in.
                 _ = released
+                finishing?.leave(ObjectIdentifier(self))
                 target?.receive(completion: .finished)
                 return
             case .none:
