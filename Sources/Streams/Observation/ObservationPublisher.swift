@@ -77,10 +77,13 @@ public struct ObservationPublisher<Output>: Publisher {
     public let options: ObservationOptions
 
     /// Reads the value; `nil` once the source is gone.
+    @usableFromInline
     let read: () -> Output?
     /// Schedules an action on the publisher's scheduler.
+    @usableFromInline
     let schedule: (@escaping () -> Void) -> Void
     /// How subscriptions find an observation of the same property to share, for `publisher(for:)`.
+    @usableFromInline
     let sharing: ObservationSharing?
 
     /// Creates a publisher of an expression's value, delivered on a scheduler.
@@ -142,6 +145,7 @@ public struct ObservationPublisher<Output>: Publisher {
     }
 
     /// Reads the current value (and tracks what it read) and gives the subscriber a subscription.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
         ObservationSubscription(
             read: read, schedule: schedule, options: options, sharing: sharing, downstream: subscriber

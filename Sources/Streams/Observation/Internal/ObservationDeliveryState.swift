@@ -1,8 +1,10 @@
 /// The state of one ``ObservationPublisher`` subscription: a plain value that its subscription keeps
 /// under its lock. Each method makes one decision and returns what the caller does next, outside the
 /// lock.
+@usableFromInline
 struct ObservationDeliveryState<Output> {
     /// Where the subscription stands.
+    @usableFromInline
     enum Phase {
         /// Tracking changes and delivering values.
         case live
@@ -14,6 +16,7 @@ struct ObservationDeliveryState<Output> {
     }
 
     /// What the caller delivers next.
+    @usableFromInline
     enum Delivery {
         /// Hand this value downstream, then add the demand it returns and ask again.
         case value(Output)
@@ -23,24 +26,32 @@ struct ObservationDeliveryState<Output> {
         case none
     }
 
-    private(set) var phase = Phase.live
-    private(set) var demand = Subscribers.Demand.none
+    @usableFromInline
+    var phase = Phase.live
+    @usableFromInline
+    var demand = Subscribers.Demand.none
     /// The latest value read and not delivered yet.
-    private(set) var pending: Output?
+    @usableFromInline
+    var pending: Output?
     /// Whether a read is scheduled and has not started: later changes coalesce into it.
-    private(set) var readScheduled = false
+    @usableFromInline
+    var readScheduled = false
     /// Whether a thread is delivering: it delivers whatever arrives meanwhile before it stops.
-    private var delivering = false
+    @usableFromInline
+    var delivering = false
     /// Whether the subscriber has received its subscription: nothing is delivered before.
-    private var subscribed = false
+    @usableFromInline
+    var subscribed = false
 
     /// The subscriber has received its subscription: deliveries may start.
+    @inlinable
     mutating func markSubscribed() {
         subscribed = true
     }
 
     /// A tracked value changed: whether the caller schedules a read (only the first change before
     /// the read runs does).
+    @inlinable
     mutating func changed() -> Bool {
         guard phase == .live, !readScheduled else { return false }
         readScheduled = true
@@ -49,12 +60,14 @@ struct ObservationDeliveryState<Output> {
 
     /// A scheduled read starts: whether the caller reads (not after cancellation). Changes from now
     /// on schedule another read, since this one may run before them.
+    @inlinable
     mutating func beginScheduledRead() -> Bool {
         readScheduled = false
         return phase == .live
     }
 
     /// Holds a value read, replacing an older undelivered one; `nil` means the source is gone.
+    @inlinable
     mutating func store(_ value: Output?) {
         guard phase == .live else { return }
         if let value {
@@ -65,12 +78,14 @@ struct ObservationDeliveryState<Output> {
     }
 
     /// Nothing read can change any more: finish once the held value, if any, is delivered.
+    @inlinable
     mutating func finish() {
         guard phase == .live else { return }
         phase = .finishing
     }
 
     /// Adds the subscriber's demand.
+    @inlinable
     mutating func add(_ additional: Subscribers.Demand) {
         guard phase != .done else { return }
         demand += additional
@@ -78,6 +93,7 @@ struct ObservationDeliveryState<Output> {
 
     /// Takes the next delivery, claiming the delivery turn (`claim`: the caller does not hold it
     /// yet), or releasing it when there is nothing to deliver.
+    @inlinable
     mutating func nextDelivery(claim: Bool) -> Delivery {
         if claim {
             guard subscribed, !delivering else { return .none }
@@ -97,6 +113,7 @@ struct ObservationDeliveryState<Output> {
     }
 
     /// Cancels: nothing is delivered or read from now on.
+    @inlinable
     mutating func cancel() {
         phase = .done
         demand = .none

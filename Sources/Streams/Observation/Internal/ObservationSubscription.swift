@@ -1,4 +1,4 @@
-import Observation
+public import Observation
 import Synchronization
 
 /// The subscription of an ``ObservationPublisher``: it reads the tracked expression with observation
@@ -15,32 +15,43 @@ import Synchronization
 /// first read, and receives the shared reads from then on.
 // @unchecked Sendable: `state`, `downstream`, `read`, `schedule` and `shared` are guarded by `lock`;
 // the subscriber is called only by the thread holding the delivery turn.
+@usableFromInline
 final class ObservationSubscription<Downstream: Subscriber>: Subscription, ObservationTrackingTarget,
-    SharedObservationMember, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
     @unchecked Sendable  // see above
 where Downstream.Failure == Never {
+    @usableFromInline
     typealias Output = Downstream.Input
 
-    private let lock = Lock()
-    private let options: ObservationOptions
+    @usableFromInline
+    let lock = Lock()
+    @usableFromInline
+    let options: ObservationOptions
     /// Guarded by `lock`.
     @exclusivity(unchecked)
-    private var state = ObservationDeliveryState<Output>()
+    @usableFromInline
+    var state = ObservationDeliveryState<Output>()
     /// Guarded by `lock`; `nil` once cancelled or finished.
     @exclusivity(unchecked)
-    private var downstream: Downstream?
+    @usableFromInline
+    var downstream: Downstream?
     /// Guarded by `lock`; `nil` once cancelled or finished, which lets go of what it captures.
     @exclusivity(unchecked)
-    private var read: (() -> Output?)?
+    @usableFromInline
+    var read: (() -> Output?)?
     /// Guarded by `lock`; `nil` once cancelled or finished.
     @exclusivity(unchecked)
-    private var schedule: ((@escaping () -> Void) -> Void)?
+    @usableFromInline
+    var schedule: ((@escaping () -> Void) -> Void)?
     /// How to find an observation to share, if the publisher allows sharing.
-    private let sharing: ObservationSharing?
+    @usableFromInline
+    let sharing: ObservationSharing?
     /// Guarded by `lock`: the shared observation this subscription is a member of, until it leaves.
     @exclusivity(unchecked)
-    private var shared: SharedPropertyObservation<Output>?
+    @usableFromInline
+    var shared: SharedPropertyObservation<Output>?
 
+    @inlinable
     init(
         read: @escaping () -> Output?, schedule: @escaping (@escaping () -> Void) -> Void,
         options: ObservationOptions, sharing: ObservationSharing?, downstream: Downstream
@@ -58,10 +69,13 @@ where Downstream.Failure == Never {
 
     /// Reads the current value, tracking changes if `.new` is asked for, then hands the subscription
     /// downstream.
+    @inlinable
     func start() {
         let tracking = options.contains(.new)
         if let sharing, let read, let schedule {
-            let observation = SharedPropertyObservation.join(self, sharing: sharing, read: read, schedule: schedule)
+            let observation = SharedPropertyObservation.join(
+                ObjectIdentifier(self), receiving: { [weak self] in self?.receiveShared($0) }, sharing: sharing,
+                read: read, schedule: schedule)
             lock.withLock { shared = observation }
         }
         let value = (tracking ? readTracking() : readUntracked()) ?? nil
@@ -75,12 +89,14 @@ where Downstream.Failure == Never {
         deliver()
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "A subscription's demand must be greater than zero, got \(demand)")
         lock.withLock { state.add(demand) }
         deliver()
     }
 
+    @inlinable
     func cancel() {
         let released = lock.withLock { () -> (Downstream?, Released, SharedPropertyObservation<Output>?) in
             state.cancel()
@@ -93,6 +109,7 @@ where Downstream.Failure == Never {
 
     // MARK: Sharing
 
+    @inlinable
     func receiveShared(_ value: Output?) {
         lock.withLock { state.store(value) }
         deliver()
@@ -100,37 +117,43 @@ where Downstream.Failure == Never {
 
     // MARK: Tracking
 
+    @inlinable
     func changed() {
         let schedule = lock.withLock { state.changed() ? self.schedule : nil }
         schedule? { [weak self] in self?.scheduledRead() }
     }
 
+    @inlinable
     func trackingDropped() {
         let schedule = lock.withLock { state.phase == .live ? self.schedule : nil }
         schedule? { [weak self] in self?.finishWhenDropped() }
     }
 
-    private func scheduledRead() {
+    @inlinable
+    func scheduledRead() {
         guard lock.withLock({ state.beginScheduledRead() }) else { return }
         guard let value = readTracking() else { return }
         lock.withLock { state.store(value) }
         deliver()
     }
 
-    private func finishWhenDropped() {
+    @inlinable
+    func finishWhenDropped() {
         lock.withLock { state.finish() }
         deliver()
     }
 
     /// Reads the expression with tracking installed: the next change of anything it reads calls
     /// ``changed()``, and if tracking is let go of without a change, ``trackingDropped()``.
-    private func readTracking() -> Output?? {
+    @inlinable
+    func readTracking() -> Output?? {
         guard let (read, shared) = lock.withLock({ self.read.map { ($0, shared) } }) else { return nil }
         let token = ObservationTrackingToken(target: shared ?? self)
         return withObservationTracking(read, onChange: { [token] in token.fire() })
     }
 
-    private func readUntracked() -> Output?? {
+    @inlinable
+    func readUntracked() -> Output?? {
         lock.withLock({ self.read }).map { $0() }
     }
 
@@ -138,7 +161,8 @@ where Downstream.Failure == Never {
 
     /// Delivers what is held while there is demand, then the completion if finishing; returns at
     /// once if another thread holds the delivery turn (it delivers what this one left).
-    private func deliver() {
+    @inlinable
+    func deliver() {
         var claim = true
         var finishing: SharedPropertyObservation<Output>?
         while true {
@@ -173,22 +197,27 @@ where Downstream.Failure == Never {
     }
 
     /// What a finished or cancelled subscription lets go of.
-    private typealias Released = ((() -> Output?)?, ((@escaping () -> Void) -> Void)?)
+    @usableFromInline
+    typealias Released = ((() -> Output?)?, ((@escaping () -> Void) -> Void)?)
 
     // MARK: Description
 
+    @usableFromInline
     var description: String { "ObservationPublisher" }
 
+    @usableFromInline
     var customMirror: Mirror {
         let demand = lock.withLock { state.demand }
         let children: [Mirror.Child] = [("options", options), ("demand", demand)]
         return Mirror(self, children: children)
     }
 
+    @usableFromInline
     var playgroundDescription: Any { description }
 }
 
 /// What an observation tracking token reports to.
+@usableFromInline
 protocol ObservationTrackingTarget: AnyObject, Sendable {
     /// Something the last read read has changed (the new value is not stored yet).
     func changed()
@@ -204,15 +233,18 @@ protocol ObservationTrackingTarget: AnyObject, Sendable {
 /// handler runs, then is let go of) or until the models are deallocated (the handler is let go of
 /// without running). The token tells its target which of the two happened; it holds the target
 /// weakly, so a cancelled subscription is freed even while a model still holds its handler.
+@usableFromInline
 final class ObservationTrackingToken: Sendable {
     private let fired = Atomic<Bool>(false)
     private weak let target: (any ObservationTrackingTarget)?
 
+    @usableFromInline
     init(target: any ObservationTrackingTarget) {
         self.target = target
     }
 
     /// Runs in the change handler, on the thread that is about to store a new value.
+    @usableFromInline
     func fire() {
         fired.store(true, ordering: .sequentiallyConsistent)
         target?.changed()

@@ -2,6 +2,7 @@ import Observation
 
 /// What makes two `publisher(for:)` subscriptions able to share one observation: the same model, the
 /// same key path and the same scheduler (a class instance, so that its identity is meaningful).
+@usableFromInline
 struct ObservationSharingKey: Hashable, @unchecked Sendable {
     // @unchecked Sendable: the key path is only compared and hashed, never applied through the key.
     let model: ObjectIdentifier
@@ -11,18 +12,10 @@ struct ObservationSharingKey: Hashable, @unchecked Sendable {
 
 /// How a publisher made by `publisher(for:)` finds the observation it can share: the key, and the
 /// model, held weakly as the publisher's expression holds it.
+@usableFromInline
 struct ObservationSharing {
     let key: ObservationSharingKey
     weak var model: AnyObject?
-}
-
-/// A subscription that receives the values of a shared observation.
-protocol SharedObservationMember<Value>: AnyObject, Sendable {
-    associatedtype Value
-
-    /// The property's value after a change, read once for every member; `nil` once the model is
-    /// gone or nothing can change any more, which finishes the member.
-    func receiveShared(_ value: Value?)
 }
 
 /// One observation of one property of one model, shared by every `publisher(for:)` subscription of
@@ -36,11 +29,14 @@ protocol SharedObservationMember<Value>: AnyObject, Sendable {
 /// Observation itself announces a write of an unchanged value; it never leaves a member behind.
 // @unchecked Sendable: `members`, `changeCount`, `readScheduled` and `ended` are guarded by `lock`;
 // `read` and `schedule` are immutable.
+@usableFromInline
 final class SharedPropertyObservation<Value>: ObservationTrackingTarget, @unchecked Sendable {
-    /// A member and the number of changes announced when it joined. Held weakly: a subscription that
-    /// its subscriber lets go of without cancelling ends, as one that observes alone does.
+    /// A member and the number of changes announced when it joined. `receive` holds the subscription
+    /// weakly: a subscription that its subscriber lets go of without cancelling ends, as one that
+    /// observes alone does. It takes the property's value after a change, read once for every member,
+    /// or `nil` once the model is gone or nothing can change any more, which finishes the member.
     private struct Member {
-        weak var subscription: (any SharedObservationMember<Value>)?
+        let receive: (Value?) -> Void
         let id: ObjectIdentifier
         let joinedAt: UInt64
     }
@@ -69,21 +65,23 @@ final class SharedPropertyObservation<Value>: ObservationTrackingTarget, @unchec
     /// The shared observations in use, by key.
     private static var registry: SharedObservationRegistry { .shared }
 
-    /// Joins `member` to the observation of `sharing`'s property, creating the observation if none is
-    /// in use; `read` and `schedule` serve a created one. Returns `nil` if the model is gone.
+    /// Joins a member, identified by `id`, that `receiving` hands values to, to the observation of
+    /// `sharing`'s property, creating the observation if none is in use; `read` and `schedule` serve a
+    /// created one. Returns `nil` if the model is gone.
+    @usableFromInline
     static func join(
-        _ member: some SharedObservationMember<Value>, sharing: ObservationSharing, read: @escaping () -> Value?,
-        schedule: @escaping (@escaping () -> Void) -> Void
+        _ id: ObjectIdentifier, receiving: @escaping (Value?) -> Void, sharing: ObservationSharing,
+        read: @escaping () -> Value?, schedule: @escaping (@escaping () -> Void) -> Void
     ) -> SharedPropertyObservation? {
         guard let model = sharing.model else { return nil }
         let (joined, replaced) = registry.withEntries { entries -> (SharedPropertyObservation, AnyObject?) in
             if let existing = entries[sharing.key] as? SharedPropertyObservation, existing.model === model,
-                existing.add(member)
+                existing.add(id, receiving)
             {
                 return (existing, nil)
             }
             let created = SharedPropertyObservation(key: sharing.key, model: model, read: read, schedule: schedule)
-            _ = created.add(member)
+            _ = created.add(id, receiving)
             return (created, entries.updateValue(created, forKey: sharing.key))
         }
         // An ended observation is let go of outside the registry's lock: what it releases may call back.
@@ -91,15 +89,16 @@ final class SharedPropertyObservation<Value>: ObservationTrackingTarget, @unchec
         return joined
     }
 
-    private func add(_ member: some SharedObservationMember<Value>) -> Bool {
+    private func add(_ id: ObjectIdentifier, _ receive: @escaping (Value?) -> Void) -> Bool {
         lock.withLock {
             guard !ended else { return false }
-            members.append(Member(subscription: member, id: ObjectIdentifier(member), joinedAt: changeCount))
+            members.append(Member(receive: receive, id: id, joinedAt: changeCount))
             return true
         }
     }
 
     /// Removes a member; the last one to leave ends the observation.
+    @usableFromInline
     func leave(_ id: ObjectIdentifier) {
         let emptied = lock.withLock { () -> Bool in
             guard let index = members.firstIndex(where: { $0.id == id }) else { return false }
@@ -116,6 +115,7 @@ final class SharedPropertyObservation<Value>: ObservationTrackingTarget, @unchec
 
     // MARK: Tracking
 
+    @usableFromInline
     func changed() {
         let schedule = lock.withLock { () -> ((@escaping () -> Void) -> Void)? in
             guard !ended else { return nil }
@@ -127,6 +127,7 @@ final class SharedPropertyObservation<Value>: ObservationTrackingTarget, @unchec
         schedule? { [weak self] in self?.scheduledRead() }
     }
 
+    @usableFromInline
     func trackingDropped() {
         let schedule = lock.withLock { ended ? nil : self.schedule }
         schedule? { [weak self] in self?.finishMembers() }
@@ -144,13 +145,13 @@ final class SharedPropertyObservation<Value>: ObservationTrackingTarget, @unchec
         let token = ObservationTrackingToken(target: self)
         let value = withObservationTracking(read, onChange: { [token] in token.fire() })
         for member in round.members where value == nil || member.joinedAt < round.changes {
-            member.subscription?.receiveShared(value)
+            member.receive(value)
         }
     }
 
     private func finishMembers() {
         let members = lock.withLock { ended ? [] : self.members }
-        for member in members { member.subscription?.receiveShared(nil) }
+        for member in members { member.receive(nil) }
     }
 }
 
