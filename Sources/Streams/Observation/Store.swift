@@ -25,14 +25,17 @@ public final class Store<State> {
     /// The state, as a subject: subscribe to it for every update, or send to it to replace the state.
     public let subject: CurrentValueSubject<State, Never>
 
-    private let lock = Lock()
-    /// Guarded by `lock`.
+    @usableFromInline
+    let lock = Lock()
+    /// Guarded by `lock`: the distinct slices, by key path.
     @exclusivity(unchecked)
-    private var slices: [AnyKeyPath: any StoreSliceNode<State>] = [:]
-    /// Guarded by `lock`: the values of `slices`, kept as an array so an update reads them without
-    /// allocating.
+    @usableFromInline
+    var slices: [AnyKeyPath: AnyObject] = [:]
+    /// Guarded by `lock`: how each slice takes a new state, kept as an array so an update reads them
+    /// without allocating. Each is formed where the slice's types are known, so it runs specialized.
     @exclusivity(unchecked)
-    private var sliceNodes: [any StoreSliceNode<State>] = []
+    @usableFromInline
+    var sliceUpdates: [(State) -> Void] = []
     private var distribution: AnyCancellable?
 
     /// Creates a store with an initial state.
@@ -59,10 +62,11 @@ public final class Store<State> {
     /// from several threads at once are never lost. An update follows the subject's rules for
     /// sending: while another thread is publishing, this one waits for it, then applies its change
     /// and publishes the result before returning; an update made from inside a subscriber, on the
-    /// publishing thread, is applied once the current state has reached every subscriber.
+    /// publishing thread, is applied at once, to the state the updates before it left, and published
+    /// once the current state has reached every subscriber.
     ///
     /// - Parameter change: Edits the state in place.
-    public func update(_ change: @escaping (inout State) -> Void) {
+    public func update(_ change: (inout State) -> Void) {
         subject.broadcaster.update(change)
     }
 
@@ -73,12 +77,13 @@ public final class Store<State> {
     ///
     /// - Parameter keyPath: The part of the state to observe.
     /// - Returns: A publisher of that part's distinct values.
+    @inlinable
     public func slice<Value: Equatable>(_ keyPath: KeyPath<State, Value>) -> StoreSlice<Value> {
-        let node = lock.withLock { () -> StoreSliceNodeOf<State, Value> in
-            if let existing = slices[keyPath] as? StoreSliceNodeOf<State, Value> { return existing }
-            let node = StoreSliceNodeOf(keyPath: keyPath, initial: subject.value[keyPath: keyPath])
+        let node = lock.withLock { () -> StoreSliceNode<State, Value> in
+            if let existing = slices[keyPath] as? StoreSliceNode<State, Value> { return existing }
+            let node = StoreSliceNode(keyPath: keyPath, initial: subject.value[keyPath: keyPath])
             slices[keyPath] = node
-            sliceNodes.append(node)
+            sliceUpdates.append { [node] in node.update(from: $0) }
             return node
         }
         return StoreSlice(subject: node.subject)
@@ -90,8 +95,8 @@ public final class Store<State> {
     }
 
     private func distribute(_ state: State) {
-        let nodes = lock.withLock { sliceNodes }
-        for node in nodes { node.update(from: state) }
+        let updates = lock.withLock { sliceUpdates }
+        for update in updates { update(state) }
     }
 }
 
@@ -121,25 +126,50 @@ public struct StoreSlice<Value>: Publisher {
     }
 }
 
-/// One distinct slice of a store: it compares its part of each new state with the last one.
-protocol StoreSliceNode<State>: AnyObject {
-    associatedtype State
-    /// Publishes the slice's part of `state` if it changed. Called serially, by the store's subject.
-    func update(from state: State)
-}
-
-/// The slice of a store's state at one key path.
-final class StoreSliceNodeOf<State, Value: Equatable>: StoreSliceNode {
+/// One distinct slice of a store: the store's state at one key path. It compares its part of each new
+/// state with the last one it published, and publishes it if it differs.
+///
+/// Its part is read through the key path, or, when the key path names a stored property of a struct
+/// (nested or not), straight from the property's place in the state.
+@usableFromInline
+final class StoreSliceNode<State, Value: Equatable> {
+    @usableFromInline
     let keyPath: KeyPath<State, Value>
+
+    /// The part's offset in the state, for a stored property of a struct; `nil` otherwise.
+    @usableFromInline
+    let offset: Int?
+
+    @usableFromInline
     let subject: CurrentValueSubject<Value, Never>
 
+    /// The last value published: touched only by `update(from:)`, which the store's subject calls
+    /// serially.
+    @exclusivity(unchecked)
+    @usableFromInline
+    var last: Value
+
+    @inlinable
     init(keyPath: KeyPath<State, Value>, initial: Value) {
         self.keyPath = keyPath
+        offset = MemoryLayout<State>.offset(of: keyPath)
         subject = CurrentValueSubject(initial)
+        last = initial
     }
 
+    /// Publishes the slice's part of `state` if it changed. Called serially, by the store's subject.
+    @inlinable
     func update(from state: State) {
-        let value = state[keyPath: keyPath]
-        if value != subject.value { subject.value = value }
+        let value =
+            if let offset {
+                withUnsafePointer(to: state) {
+                    UnsafeRawPointer($0).advanced(by: offset).assumingMemoryBound(to: Value.self).pointee
+                }
+            } else {
+                state[keyPath: keyPath]
+            }
+        guard value != last else { return }
+        last = value
+        subject.value = value
     }
 }

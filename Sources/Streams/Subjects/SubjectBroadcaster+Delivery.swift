@@ -66,8 +66,6 @@ extension SubjectBroadcaster {
                 if let more = conduit.deliverValue(conduit, current, true), more > 0 {
                     conduit.addDemand(more)
                 }
-            case .work(.update(let change), _):
-                apply(change)
             case .work(.attach(let conduit), _):
                 lock.withLock { subscribers.append(conduit) }
             case .work(.detach(let conduit), _):

@@ -236,11 +236,12 @@ final class SubjectBroadcaster<Output, Failure: Error> {
 
     /// Replaces the current value with `change` applied to it and sends the result, as one step:
     /// no other value is sent between reading and sending. From inside a delivery, on the delivering
-    /// thread, the update is queued like a value.
+    /// thread, the change is applied at once to the current value (which a value sent from there has
+    /// already replaced) and its result is queued like a value sent from there.
     @usableFromInline
-    func update(_ change: @escaping (inout Output) -> Void) {
+    func update(_ change: (inout Output) -> Void) {
         let thread = ThreadIdentity.current
-        switch lock.withLock({ state.update(change, thread: thread) }) {
+        switch lock.withLock({ state.beginUpdate(thread: thread) }) {
         case .done:
             return
         case .deliver:
@@ -248,6 +249,11 @@ final class SubjectBroadcaster<Output, Failure: Error> {
         case .wait:
             waitForTurn(thread: thread)
             apply(change)
+        case .reentrant:
+            guard var value = lock.withLock({ state.valueToUpdate }) else { return }
+            change(&value)
+            send(value)
+            return
         }
         finishTurn()
     }

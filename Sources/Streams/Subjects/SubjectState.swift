@@ -24,7 +24,6 @@ struct SubjectState<Output, Failure: Error> {
         case value(Output)
         case completion(Subscribers.Completion<Failure>)
         case currentValue(Conduit)
-        case update((inout Output) -> Void)
         case attach(Conduit)
         case detach(Conduit)
     }
@@ -212,11 +211,17 @@ struct SubjectState<Output, Failure: Error> {
         return true
     }
 
-    /// An update is applied: the caller takes the turn, waits for it, or has queued it.
+    /// An update is to be applied: the caller takes the turn, waits for it, or, from inside a
+    /// delivery on the delivering thread, applies it to the current value and sends the result as a
+    /// value sent from there (queued).
     @inlinable
-    mutating func update(_ change: @escaping (inout Output) -> Void, thread: ThreadIdentity) -> SubjectSendOutcome {
-        guard !isFinished else { return .done }
-        return claimTurn(by: thread, orQueue: .update(change))
+    mutating func beginUpdate(thread: ThreadIdentity) -> SubjectUpdateOutcome {
+        guard !isFinished, currentValue != nil else { return .done }
+        if !turn.isHeld {
+            turn.take(by: thread)
+            return .deliver
+        }
+        return turn.holder == thread ? .reentrant : .wait
     }
 
     /// The value an update starts from, `nil` once finished or for a passthrough subject.
@@ -308,4 +313,18 @@ enum SubjectSendOutcome {
     case deliver
     /// Another thread holds the turn: wait for it.
     case wait
+}
+
+/// What the caller of an update does next; declared outside the generic state, as
+/// ``SubjectSendOutcome`` is.
+@usableFromInline
+enum SubjectUpdateOutcome {
+    /// Nothing: the subject has finished, or keeps no current value.
+    case done
+    /// The caller took the turn: apply the update and deliver, then give the turn up.
+    case deliver
+    /// Another thread holds the turn: wait for it, then apply the update.
+    case wait
+    /// The caller is delivering: apply the update at once and send its result from there.
+    case reentrant
 }

@@ -83,7 +83,6 @@ import Testing
                 case .work(.completion(.finished), _): steps.append("finished")
                 case .work(.completion(.failure), _): steps.append("failure")
                 case .work(.currentValue, let current): steps.append("current \(current.map(String.init) ?? "none")")
-                case .work(.update, _): steps.append("update")
                 case .work(.attach(let conduit), _):
                     list.append(conduit)
                     steps.append("attach")
@@ -293,23 +292,24 @@ import Testing
         #expect(subject.drain() == ["current 7", "current none", "release"])
     }
 
-    @Test func anUpdateInsideADeliveryIsQueuedAndReadsTheLatestValueWhenItRuns() {
+    @Test func anUpdateTakesTheTurnWaitsForItOrIsAppliedInsideTheDelivery() {
         let storage = pointer(to: 1)
         defer { storage.deallocate() }
         var subject = Subject(currentValue: storage)
         _ = subject.attach(conduit())
-        let first = subject.state.update({ $0 += 1 }, thread: me)
+        let first = subject.state.beginUpdate(thread: me)
         #expect(first == .deliver)
         #expect(subject.state.valueToUpdate == 1)
         subject.state.store(updated: 2)
         #expect(storage.pointee == 2)
-        let nested = subject.state.update({ $0 += 1 }, thread: me)
-        let fromElsewhere = subject.state.update({ $0 += 1 }, thread: other)
-        #expect([nested, fromElsewhere] == [.done, .wait])
-        #expect(subject.drain() == ["update", "release"])
+        let nested = subject.state.beginUpdate(thread: me)
+        let fromElsewhere = subject.state.beginUpdate(thread: other)
+        #expect([nested, fromElsewhere] == [.reentrant, .wait])
+        #expect(subject.state.valueToUpdate == 2, "a nested update starts from the latest value")
+        #expect(subject.drain() == ["release"])
         _ = subject.finish(.finished)
         #expect(subject.state.valueToUpdate == nil)
-        let late = subject.state.update({ $0 += 1 }, thread: me)
+        let late = subject.state.beginUpdate(thread: me)
         #expect(late == .done)
     }
 

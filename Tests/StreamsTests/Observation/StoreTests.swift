@@ -131,4 +131,74 @@ import Testing
         #expect(store.state.count == 11)
         _ = cancellable
     }
+
+    struct Profile: Equatable {
+        var name = "Ada"
+        var tags: [String] = []
+    }
+
+    struct Account {
+        var id = 1
+        var profile = Profile()
+        var note = "none"
+        var shoutedName: String { profile.name.uppercased() }
+    }
+
+    final class Settings {
+        var theme = "light"
+    }
+
+    @Test func slicesOfNestedComputedAndStringPartsPublishTheirChanges() {
+        let store = Store(Account())
+        var names: [String] = []
+        var tags: [[String]] = []
+        var shouted: [String] = []
+        var notes: [String] = []
+        let cancellables = [
+            store.slice(\.profile.name).sink { names.append($0) },
+            store.slice(\.profile.tags).sink { tags.append($0) },
+            store.slice(\.shoutedName).sink { shouted.append($0) },
+            store.slice(\.note).sink { notes.append($0) },
+        ]
+        store.update { $0.profile.name = "Grace" }
+        store.update { $0.profile.tags.append("admiral") }
+        store.update { $0.id = 2 }
+        store.update { $0.note = String(repeating: "long note ", count: 20) }
+        store.update { $0.profile.name = "Grace" }
+        #expect(names == ["Ada", "Grace"])
+        #expect(tags == [[], ["admiral"]])
+        #expect(shouted == ["ADA", "GRACE"])
+        #expect(notes == ["none", String(repeating: "long note ", count: 20)])
+        _ = cancellables
+    }
+
+    @Test func aSliceThroughAClassReadsTheObjectEachUpdate() {
+        let settings = Settings()
+        let store = Store((count: 0, settings: settings))
+        var themes: [String] = []
+        let cancellable = store.slice(\.settings.theme).sink { themes.append($0) }
+        settings.theme = "dark"
+        store.update { $0.count += 1 }
+        store.update { $0.count += 1 }
+        #expect(themes == ["light", "dark"])
+        _ = cancellable
+    }
+
+    @Test func updatesFromInsideASubscriberStartFromTheLatestStateAndArriveInOrder() {
+        let store = Store(Counter())
+        var seen: [Int] = []
+        var stateAfterNestedUpdates: Int?
+        let cancellable = store.slice(\.count).sink { count in
+            seen.append(count)
+            guard count == 1 else { return }
+            store.update { $0.count += 10 }
+            store.subject.send(Counter(count: 50))
+            store.update { $0.count += 100 }
+            stateAfterNestedUpdates = store.state.count
+        }
+        store.update { $0.count += 1 }
+        #expect(stateAfterNestedUpdates == 150, "each nested update is applied at once, to the latest state")
+        #expect(seen == [0, 1, 11, 50, 150], "and published after the current state, in order")
+        _ = cancellable
+    }
 }
