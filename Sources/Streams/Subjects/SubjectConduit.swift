@@ -267,7 +267,7 @@ final class SubjectConduitTo<Downstream: Subscriber>: SubjectConduit<Downstream.
         super.init(
             broadcaster: broadcaster,
             subject: subject,
-            downstream: Self.holdsSink ? downstream as AnyObject : Box(downstream),
+            downstream: Self.holdsSink ? Self.reinterpretedAsSink(downstream) : Box(downstream),
             deliverValue: { SubjectConduitTo.deliverValue($0, $1, $2) },
             deliverCompletion: { SubjectConduitTo.deliverCompletion($0, $1) },
             cancellation: { SubjectConduitTo.cancel($0) })
@@ -282,6 +282,13 @@ final class SubjectConduitTo<Downstream: Subscriber>: SubjectConduit<Downstream.
     /// subscription). Known where the conduit is specialized.
     @inlinable
     static var holdsSink: Bool { Downstream.self == Sink.self }
+
+    /// The subscriber as the ``Subscribers/Sink`` it is (only when ``holdsSink``), read as that type
+    /// in place: converting it to `AnyObject` would go through a run-time conversion.
+    @inlinable
+    static func reinterpretedAsSink(_ downstream: Downstream) -> Sink {
+        withUnsafePointer(to: downstream) { $0.withMemoryRebound(to: Sink.self, capacity: 1) { $0.pointee } }
+    }
 
     @inlinable
     static func cancel(_ base: SubjectConduit<Downstream.Input, Downstream.Failure>) {
