@@ -26,6 +26,9 @@ extension Observable where Self: AnyObject {
     /// of `settings` and of its `theme`) and through computed properties (which publish when what
     /// they read changes). Values are read and published on `scheduler`, after the write: the
     /// writes made before the read runs coalesce into one value (see ``ObservationPublisher``).
+    /// Subscriptions to the same property of the same model on the same scheduler (an object, such as
+    /// a queue, a run loop or a test scheduler) share that read: a change costs one read, whatever the
+    /// number of subscribers, and each receives the value under its own demand.
     ///
     /// > Important: The default scheduler is `DispatchQueue.main`: values arrive while the main
     /// > thread serves the main queue — in an app, under `RunLoop.main.run()` or `dispatchMain()`,
