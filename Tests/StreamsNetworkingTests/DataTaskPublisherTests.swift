@@ -111,7 +111,7 @@ import Testing
         #expect(idle.subscription.map(String.init(describing:)) == "DataTaskPublisher")
         for _ in 0..<2 {
             let result = await outcome(of: publisher.map(\.data))
-            #expect(result.values == [Data("Hello".utf8)])
+            #expect(result.values == [Data("Hello".utf8)], "\(String(describing: result.completion))")
         }
         #expect(server.requestedPaths == ["/hello", "/hello"], "the idle subscription asked for nothing, so no task")
         idle.cancel()

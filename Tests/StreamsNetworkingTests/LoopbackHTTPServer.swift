@@ -25,6 +25,10 @@ final class LoopbackHTTPServer: Sendable {
 
     private let listener: Int32
     private let state = Mutex(State())
+    /// Signalled when the accepting thread has returned: only then is the listening socket closed,
+    /// so the thread never accepts on a descriptor number the process has reused meanwhile (another
+    /// server's, whose connections it would then close unanswered).
+    private let acceptingEnded = DispatchSemaphore(value: 0)
 
     private struct State {
         var requests: [String] = []
@@ -59,7 +63,10 @@ final class LoopbackHTTPServer: Sendable {
         }
         port = UInt16(bigEndian: address.sin_port)
         listener = socket
-        let thread = Thread { [self] in acceptConnections() }
+        let thread = Thread { [self] in
+            acceptConnections()
+            acceptingEnded.signal()
+        }
         thread.start()
     }
 
@@ -77,6 +84,7 @@ final class LoopbackHTTPServer: Sendable {
         }
         for connection in hanging { close(connection) }
         shutdown(listener, Int32(SHUT_RDWR))
+        acceptingEnded.wait()
         close(listener)
     }
 
