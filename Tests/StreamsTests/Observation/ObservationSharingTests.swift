@@ -3,7 +3,6 @@ import Foundation
 import Observation
 import Streams
 import StreamsTesting
-import Synchronization
 import Testing
 
 /// A model that counts how often its `counted` property is read.
@@ -13,6 +12,20 @@ import Testing
 
     var counted: Int {
         reads += 1
+        return value
+    }
+}
+
+/// A model whose `hooked` property runs a hook, once, when read.
+@Observable final class HookedModel {
+    var value = 0
+    @ObservationIgnored var hook: (() -> Void)?
+
+    var hooked: Int {
+        if let hook {
+            self.hook = nil
+            hook()
+        }
         return value
     }
 }
@@ -102,6 +115,29 @@ import Testing
         model.count = 2
         scheduler.advance()
         #expect(late.values == [1, 2])
+    }
+
+    @Test func aSubscriptionThatAShareReadSkippedWhileItJoinedCatchesUp() {
+        let scheduler = DispatchQueue.test
+        let model = HookedModel()
+        let first = TestSubscriber<Int, Never>()
+        model.publisher(for: \.hooked, scheduler: scheduler).subscribe(first)
+        model.value = 1
+        // The second subscription's first read runs the shared read scheduled for that change, then
+        // the model changes again: the shared read skips it (it was not ready), and it still gets
+        // the change its own read may have missed.
+        model.hook = {
+            scheduler.advance()
+            model.value = 2
+        }
+        let second = TestSubscriber<Int, Never>()
+        model.publisher(for: \.hooked, scheduler: scheduler).subscribe(second)
+        #expect(first.values == [0, 1])
+        #expect(second.values == [2])
+        scheduler.advance()
+        #expect(first.values == [0, 1, 2])
+        #expect(second.values.last == 2)
+        #expect(second.values.allSatisfy { $0 == 2 }, "never a value older than its first")
     }
 
     @Test func cancellingOneLeavesTheOthersAndCancellingAllStopsReading() {
@@ -212,7 +248,7 @@ import Testing
         let model = ThreadSafeCounter()
         let writes = 2_000
         let subscribersPerThread = 40
-        let finals = Mutex<[TestSubscriber<Int, Never>]>([])
+        let finals = LockedState<[TestSubscriber<Int, Never>]>([])
         DispatchQueue.concurrentPerform(iterations: 4) { thread in
             if thread == 0 {
                 for value in 1...writes { model.value = value }

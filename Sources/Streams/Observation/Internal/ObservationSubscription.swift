@@ -76,13 +76,16 @@ where Downstream.Failure == Never {
             let observation = SharedPropertyObservation.join(
                 ObjectIdentifier(self), receiving: { [weak self] in self?.receiveShared($0) }, sharing: sharing,
                 read: read, schedule: schedule)
-            lock.withLock { shared = observation }
+            lock.withLock { self.shared = observation }
         }
         let value = (tracking ? readTracking() : readUntracked()) ?? nil
-        lock.withLock {
+        let observation = lock.withLock { () -> SharedPropertyObservation<Output>? in
             if value == nil || options.contains(.initial) { state.store(value) }
             if !tracking { state.finish() }
+            return self.shared
         }
+        // Shared reads reach this subscription only once its first value is stored, so none is older.
+        if let observation, observation.markReady(ObjectIdentifier(self)) { lock.withLock { state.finish() } }
         guard let downstream = lock.withLock({ self.downstream }) else { return }
         downstream.receive(subscription: self)
         lock.withLock { state.markSubscribed() }

@@ -22,13 +22,16 @@ struct ObservationSharing {
 /// that property on the same scheduler: a change schedules one read, tracked once, and its value is
 /// handed to each member, which then delivers it under its own demand.
 ///
-/// A member joins before making its own first, tracked read (so its initial value and the changes
-/// after it are seen exactly as if it observed alone: that first read's tracking notifies the
-/// shared observation), and receives a shared read only if a change was announced after it joined.
-/// A change that races with joining can therefore bring a member the value it already read, as
-/// Observation itself announces a write of an unchanged value; it never leaves a member behind.
-// @unchecked Sendable: `members`, `changeCount`, `readScheduled` and `ended` are guarded by `lock`;
-// `read` and `schedule` are immutable.
+/// A member sees what it would see alone. It joins, makes its own first, tracked read (whose
+/// tracking also notifies the shared observation), stores that value, and then says it is ready. It
+/// receives a shared read only if the read started after it was ready, so every value it receives
+/// was read after the one before it, and only if a change was announced after it joined. A change
+/// announced while it was joining and reading may have been read by a round that started before it
+/// was ready; being ready then schedules one more read, so it is never left behind. A change that
+/// races with joining can bring a member the value it already has, as Observation itself announces
+/// a write that stores an unchanged value.
+// @unchecked Sendable: `members`, `changeCount`, `roundsStarted`, `readScheduled`, `sourceGone` and
+// `ended` are guarded by `lock`; `read` and `schedule` are immutable.
 @usableFromInline
 final class SharedPropertyObservation<Value>: ObservationTrackingTarget, @unchecked Sendable {
     /// A member and the number of changes announced when it joined. `receive` holds the subscription
@@ -39,6 +42,14 @@ final class SharedPropertyObservation<Value>: ObservationTrackingTarget, @unchec
         let receive: (Value?) -> Void
         let id: ObjectIdentifier
         let joinedAt: UInt64
+        /// The number of rounds started when the member was ready; `nil` until then.
+        var readyAfterRound: UInt64?
+
+        /// Whether a round, the `round`-th started, announcing `changes`, delivers its value to it.
+        func receives(_ value: Value, round: UInt64, changes: UInt64) -> Bool {
+            guard let readyAfterRound, readyAfterRound < round else { return false }
+            return joinedAt < changes
+        }
     }
 
     private let lock = Lock()
@@ -47,7 +58,10 @@ final class SharedPropertyObservation<Value>: ObservationTrackingTarget, @unchec
     private let read: () -> Value?
     private let schedule: (@escaping () -> Void) -> Void
     private var changeCount: UInt64 = 0
+    private var roundsStarted: UInt64 = 0
     private var readScheduled = false
+    /// Set once a read found the model gone, or tracking was let go of: nothing will change any more.
+    private var sourceGone = false
     /// Set when the last member leaves: a shared observation is not reused once ended.
     private var ended = false
     private var members: [Member] = []
@@ -92,9 +106,27 @@ final class SharedPropertyObservation<Value>: ObservationTrackingTarget, @unchec
     private func add(_ id: ObjectIdentifier, _ receive: @escaping (Value?) -> Void) -> Bool {
         lock.withLock {
             guard !ended else { return false }
-            members.append(Member(receive: receive, id: id, joinedAt: changeCount))
+            members.append(Member(receive: receive, id: id, joinedAt: changeCount, readyAfterRound: nil))
             return true
         }
+    }
+
+    /// The member identified by `id` has read and stored its first value: shared reads that start
+    /// from now on reach it. Schedules a read if a change was announced since it joined and none is
+    /// scheduled (a round that started before may have skipped it). Returns `true` if nothing will
+    /// change any more: the member then finishes after its first value.
+    @usableFromInline
+    func markReady(_ id: ObjectIdentifier) -> Bool {
+        let (gone, schedule) = lock.withLock { () -> (Bool, ((@escaping () -> Void) -> Void)?) in
+            guard let index = members.firstIndex(where: { $0.id == id }) else { return (false, nil) }
+            members[index].readyAfterRound = roundsStarted
+            if sourceGone { return (true, nil) }
+            guard !ended, !readScheduled, changeCount > members[index].joinedAt else { return (false, nil) }
+            readScheduled = true
+            return (false, self.schedule)
+        }
+        schedule? { [weak self] in self?.scheduledRead() }
+        return gone
     }
 
     /// Removes a member; the last one to leave ends the observation.
@@ -134,23 +166,31 @@ final class SharedPropertyObservation<Value>: ObservationTrackingTarget, @unchec
     }
 
     /// Reads the property once, tracking it for the next change, and hands the value to every member
-    /// that joined before the change it answers.
+    /// that was ready when the read started and joined before the change it answers.
     private func scheduledRead() {
-        let round = lock.withLock { () -> (changes: UInt64, members: [Member])? in
+        let round = lock.withLock { () -> (number: UInt64, changes: UInt64, members: [Member])? in
             readScheduled = false
             guard !ended else { return nil }
-            return (changeCount, members)
+            roundsStarted &+= 1
+            return (roundsStarted, changeCount, members)
         }
         guard let round else { return }
         let token = ObservationTrackingToken(target: self)
-        let value = withObservationTracking(read, onChange: { [token] in token.fire() })
-        for member in round.members where value == nil || member.joinedAt < round.changes {
+        guard let value = withObservationTracking(read, onChange: { [token] in token.fire() }) else {
+            finishMembers()
+            return
+        }
+        for member in round.members where member.receives(value, round: round.number, changes: round.changes) {
             member.receive(value)
         }
     }
 
+    /// Finishes the members that are ready; the others finish once they are.
     private func finishMembers() {
-        let members = lock.withLock { ended ? [] : self.members }
+        let members = lock.withLock { () -> [Member] in
+            sourceGone = true
+            return ended ? [] : self.members.filter { $0.readyAfterRound != nil }
+        }
         for member in members { member.receive(nil) }
     }
 }
