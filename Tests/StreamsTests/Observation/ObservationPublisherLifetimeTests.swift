@@ -145,12 +145,13 @@ import Testing
     /// initial value comes at once, on the subscribing thread, and whatever came after it is one of
     /// the values written, never delivered before the write that made it.
     @Test func theDefaultSchedulerDeliversTheInitialValueAtOnce() {
-        let model = ObservedModel()
+        // The main queue may read the model while this thread writes it: the model is thread-safe.
+        let model = ThreadSafeCounter()
         let subscriber = TestSubscriber<Int, Never>()
-        model.publisher(for: \.count).subscribe(subscriber)
+        model.publisher(for: \.value).subscribe(subscriber)
         #expect(subscriber.values == [0])
-        model.count = 1
-        model.count = 2
+        model.value = 1
+        model.value = 2
         let values = subscriber.values
         #expect(values.first == 0)
         #expect(values.dropFirst().allSatisfy { [0, 1, 2].contains($0) })

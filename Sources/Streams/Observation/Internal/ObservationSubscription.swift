@@ -151,8 +151,7 @@ where Downstream.Failure == Never {
     @inlinable
     func readTracking() -> Output?? {
         guard let (read, shared) = lock.withLock({ self.read.map { ($0, shared) } }) else { return nil }
-        let token = ObservationTrackingToken(target: shared ?? self)
-        return withObservationTracking(read, onChange: { [token] in token.fire() })
+        return ObservationTrackingToken.read(read, reportingTo: shared ?? self)
     }
 
     @inlinable
@@ -228,6 +227,23 @@ protocol ObservationTrackingTarget: AnyObject, Sendable {
     /// The last read's tracking was let go of without a change: whatever it read is gone, or it
     /// read nothing observable, so nothing will change any more.
     func trackingDropped()
+}
+
+extension ObservationTrackingToken {
+    /// Reads `read` with tracking installed, reporting to `target`, and returns what it read.
+    ///
+    /// Observation installs tracking only after the read has returned, so a write that lands between
+    /// the read and the installation is neither read nor announced. The read is therefore made twice:
+    /// the second starts once the first one's tracking is installed, so it sees any write the first
+    /// missed, and a write after the first installation is announced by it or by the second. The
+    /// second read's value is returned; both installations report to `target`.
+    @inlinable
+    static func read<Value>(_ read: () -> Value, reportingTo target: any ObservationTrackingTarget) -> Value {
+        let first = ObservationTrackingToken(target: target)
+        _ = withObservationTracking(read, onChange: { [first] in first.fire() })
+        let second = ObservationTrackingToken(target: target)
+        return withObservationTracking(read, onChange: { [second] in second.fire() })
+    }
 }
 
 /// What one installation of observation tracking captures in its change handler.

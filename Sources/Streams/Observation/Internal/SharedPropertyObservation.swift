@@ -175,8 +175,7 @@ final class SharedPropertyObservation<Value>: ObservationTrackingTarget, @unchec
             return (roundsStarted, changeCount, members)
         }
         guard let round else { return }
-        let token = ObservationTrackingToken(target: self)
-        guard let value = withObservationTracking(read, onChange: { [token] in token.fire() }) else {
+        guard let value = ObservationTrackingToken.read(read, reportingTo: self) else {
             finishMembers()
             return
         }
