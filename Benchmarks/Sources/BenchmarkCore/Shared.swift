@@ -180,3 +180,14 @@ public enum ObservationWork {
         observers / State10.fieldCount + (field < observers % State10.fieldCount ? 1 : 0)
     }
 }
+
+/// Scenario 10: the asynchronous sequence every implementation consumes.
+public enum AsyncSequenceWork {
+    /// An `AsyncStream` that already holds `values` values, 0 up, then its end.
+    public static func filledStream(values: Int) -> AsyncStream<Int> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .unbounded)
+        for value in 0..<values { continuation.yield(value) }
+        continuation.finish()
+        return stream
+    }
+}

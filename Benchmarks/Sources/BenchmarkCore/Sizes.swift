@@ -41,6 +41,8 @@ public struct Sizes: Sendable {
     public var observationObservers: Int
     /// Scenarios 9: writes to that model, each to one property.
     public var observationWrites: Int
+    /// Scenario 10: values in the asynchronous sequence turned into a publisher.
+    public var asyncSequenceValues: Int
     /// Timed rounds per scenario (each round runs every implementation once).
     public var rounds: Int
     /// Timed rounds for the slowest scenarios.
@@ -68,6 +70,7 @@ public struct Sizes: Sendable {
         shareValues: 5_000,
         observationObservers: 1_000,
         observationWrites: 2_000,
+        asyncSequenceValues: 200_000,
         rounds: 7,
         heavyRounds: 5)
 
@@ -93,6 +96,7 @@ public struct Sizes: Sendable {
         shareValues: 500,
         observationObservers: 100,
         observationWrites: 20,
+        asyncSequenceValues: 2_000,
         rounds: 3,
         heavyRounds: 3)
 }

@@ -332,6 +332,22 @@ do {
             ]))
 }
 
+// Scenario 10: an asynchronous sequence consumed as a publisher, against the bridge written by hand
+// (a subject fed by a task) and against iterating the sequence directly.
+do {
+    let values = sizes.asyncSequenceValues
+    scenarios.append(
+        Scenario(
+            id: "10",
+            title: "AsyncStream of \(grouped(values)) values → publisher → sink (OpenCombine: a subject fed by a task)",
+            unit: "value", operations: values, rounds: sizes.rounds, run: [:],
+            runAsync: [
+                .streams: { await StreamsScenarios.asyncSequence(values: values, probe: $0) },
+                .openCombine: { await OpenCombineScenarios.asyncSequence(values: values, probe: $0) },
+                .floor: { await FloorScenarios.asyncSequence(values: values, probe: $0) },
+            ]))
+}
+
 // A filter equal to a scenario id, or to the number of a group of scenarios ("7" for 7a–7d), selects
 // by id; any other filter selects by title.
 func selects(_ filter: String, id: String) -> Bool {
