@@ -1,11 +1,11 @@
 /// The subscription of an ``AsyncSequencePublisher``: it iterates its own iterator in a task started
 /// at the first request, asks for an element only while there is demand, and delivers each from the
 /// task. ``AsyncSequenceIterationState`` decides; this class carries the decisions out.
-// @unchecked Sendable: `state`, `downstream` and `task` are guarded by `lock`; the subscriber is
-// called only by the iterating task, one event at a time.
 @usableFromInline
 final class AsyncSequenceSubscription<Base: AsyncSequence & Sendable, Downstream: Subscriber>: Subscription,
-    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+    CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    // @unchecked Sendable: state, downstream and task are guarded by `lock`; the task alone calls out.
+    @unchecked Sendable
 where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
     @usableFromInline
     let lock = Lock()
@@ -138,8 +138,8 @@ where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
 /// The iteration a subscription's task runs, handed over once: a closure formed where the
 /// subscription's types are known (so that it runs specialized), boxed so that the task's closure
 /// captures no generic type.
-// @unchecked Sendable: `body` is guarded by `lock` and taken out once, by the task that runs it.
 @usableFromInline
+// @unchecked Sendable: `body` is guarded by `lock` and taken out once, by the task that runs it.
 final class AsyncSequenceIteration: @unchecked Sendable {
     @usableFromInline
     let lock = Lock()

@@ -72,17 +72,17 @@ where Downstream.Failure == Never {
     @inlinable
     func start() {
         let tracking = options.contains(.new)
+        var observation: SharedPropertyObservation<Output>?
         if let sharing, let read, let schedule {
-            let observation = SharedPropertyObservation.join(
+            observation = SharedPropertyObservation.join(
                 ObjectIdentifier(self), receiving: { [weak self] in self?.receiveShared($0) }, sharing: sharing,
                 read: read, schedule: schedule)
             lock.withLock { self.shared = observation }
         }
         let value = (tracking ? readTracking() : readUntracked()) ?? nil
-        let observation = lock.withLock { () -> SharedPropertyObservation<Output>? in
+        lock.withLock {
             if value == nil || options.contains(.initial) { state.store(value) }
             if !tracking { state.finish() }
-            return self.shared
         }
         // Shared reads reach this subscription only once its first value is stored, so none is older.
         if let observation, observation.markReady(ObjectIdentifier(self)) { lock.withLock { state.finish() } }

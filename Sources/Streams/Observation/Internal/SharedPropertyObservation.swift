@@ -3,8 +3,7 @@ import Observation
 /// What makes two `publisher(for:)` subscriptions able to share one observation: the same model, the
 /// same key path and the same scheduler (a class instance, so that its identity is meaningful).
 @usableFromInline
-struct ObservationSharingKey: Hashable, @unchecked Sendable {
-    // @unchecked Sendable: the key path is only compared and hashed, never applied through the key.
+struct ObservationSharingKey: Hashable {
     let model: ObjectIdentifier
     let keyPath: AnyKeyPath
     let scheduler: ObjectIdentifier
@@ -30,10 +29,11 @@ struct ObservationSharing {
 /// was ready; being ready then schedules one more read, so it is never left behind. A change that
 /// races with joining can bring a member the value it already has, as Observation itself announces
 /// a write that stores an unchanged value.
-// @unchecked Sendable: `members`, `changeCount`, `roundsStarted`, `readScheduled`, `sourceGone` and
-// `ended` are guarded by `lock`; `read` and `schedule` are immutable.
 @usableFromInline
-final class SharedPropertyObservation<Value>: ObservationTrackingTarget, @unchecked Sendable {
+final class SharedPropertyObservation<Value>: ObservationTrackingTarget,
+    // @unchecked Sendable: the mutable state is guarded by `lock`; `read` and `schedule` are immutable.
+    @unchecked Sendable
+{
     /// A member and the number of changes announced when it joined. `receive` holds the subscription
     /// weakly: a subscription that its subscriber lets go of without cancelling ends, as one that
     /// observes alone does. It takes the property's value after a change, read once for every member,
