@@ -68,12 +68,18 @@ public import Streams
 /// throttling, timeouts, timers — since those need time to pass in steps, and an action that keeps
 /// scheduling itself for later would run forever here.
 public final class ImmediateTestScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler,
-    // @unchecked: `currentTime` is guarded by `lock`; actions run outside it.
+    // @unchecked: mutable state lives in `timeline` and `clockView`, which lock it; actions run unlocked.
     @unchecked Sendable
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
 
-    private let lock = Lock()
-    private var currentTime: SchedulerTimeType
+    /// Where the current instant is kept (nothing waits on it: every action runs at once).
+    let timeline: VirtualTimeline<SchedulerTimeType>
+
+    /// The instant the scheduler was created with: the origin of its clock view.
+    let startTime: SchedulerTimeType
+
+    /// The clock view of this scheduler's time, created on first use (see `clock`).
+    let clockView = ClockViewSlot()
 
     /// Creates an immediate scheduler whose clock starts at `now`.
     ///
@@ -85,12 +91,13 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     ///
     /// - Parameter now: The starting instant.
     public init(now: SchedulerTimeType) {
-        currentTime = now
+        timeline = VirtualTimeline(now: now)
+        startTime = now
     }
 
     /// The current instant: the starting one, or the latest date of an action performed so far.
     public var now: SchedulerTimeType {
-        lock.withLock { currentTime }
+        timeline.now
     }
 
     /// Zero: every action runs at once.
@@ -119,7 +126,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
         _ action: @escaping () -> Void
     ) {
-        moveForward(to: date)
+        timeline.moveForward(to: date)
         action()
     }
 
@@ -137,16 +144,11 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
         options: SchedulerOptions?, _ action: @escaping () -> Void
     ) -> any Cancellable {
-        moveForward(to: date)
+        timeline.moveForward(to: date)
         action()
         return AnyCancellable {}
     }
 
-    private func moveForward(to date: SchedulerTimeType) {
-        lock.withLock {
-            if currentTime < date { currentTime = date }
-        }
-    }
 }
 
 /// An immediate test scheduler with the time and options types of scheduler `S`, such as

@@ -55,21 +55,16 @@ public import Streams
 /// In `async` tests, `await` the advancing methods: their `async` forms (``advance(by:)-90fed``,
 /// ``advance(to:)-6b261``, ``run()-44ro8``) let other tasks run before each action, so work those tasks schedule,
 /// such as a ``Streams/Scheduler/sleep(for:tolerance:options:)`` wake-up, is seen.
-public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler, @unchecked Sendable
+public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler,
+    // @unchecked: mutable state lives in `timeline` and `clockView`, which lock it; actions run unlocked.
+    @unchecked Sendable
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
-    // @unchecked: all mutable state is guarded by `lock`; actions run outside it.
 
-    /// One piece of scheduled work.
-    private struct ScheduledAction {
-        let sequence: Int
-        let date: SchedulerTimeType
-        let action: () -> Void
-    }
+    /// Where virtual time and the scheduled actions are kept.
+    let timeline: VirtualTimeline<SchedulerTimeType>
 
-    private let lock = Lock()
-    private var currentTime: SchedulerTimeType
-    private var scheduled: [ScheduledAction] = []
-    private var nextSequence = 0
+    /// The clock view of this scheduler's time, created on first use (see `clock`).
+    let clockView = ClockViewSlot()
 
     /// How many actions ``run()-4lg9v`` performs before it decides a repeating action will never stop.
     public let runLimit: Int
@@ -87,14 +82,14 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     ///   - runLimit: How many actions ``run()-4lg9v`` may perform before it stops and fails the running
     ///     test with a message that a repeating action is still scheduled.
     public init(now: SchedulerTimeType, runLimit: Int = 100_000) {
-        currentTime = now
+        timeline = VirtualTimeline(now: now)
         startTime = now
         self.runLimit = runLimit
     }
 
     /// The current instant of virtual time.
     public var now: SchedulerTimeType {
-        lock.withLock { currentTime }
+        timeline.now
     }
 
     /// How much virtual time has passed since ``startTime``.
@@ -115,12 +110,12 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
 
     /// How many actions are waiting to run, repeating ones counted once.
     public var scheduledCount: Int {
-        lock.withLock { scheduled.count }
+        timeline.scheduledCount
     }
 
     /// Schedules an action to run at the current virtual time, on the next advance.
     public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
-        enqueue(at: nil, action)
+        timeline.schedule(at: nil, action)
     }
 
     /// Schedules an action to run when virtual time reaches `date`.
@@ -128,7 +123,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
         _ action: @escaping () -> Void
     ) {
-        enqueue(at: date, action)
+        timeline.schedule(at: date, action)
     }
 
     /// Schedules an action to run at `date` and then every `interval`, until cancelled.
@@ -139,8 +134,8 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         let repetition = Repetition()
         scheduleRepetition(at: date, interval: interval, repetition: repetition, action)
         return AnyCancellable { [weak self] in
-            repetition.cancel()
-            self?.remove(repetition)
+            guard let ticket = repetition.cancel() else { return }
+            self?.timeline.cancel(ticket)
         }
     }
 
@@ -164,12 +159,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     ///
     /// - Parameter instant: The instant to move the clock to; ``now`` runs only what is already due.
     public func advance(to instant: SchedulerTimeType) {
-        while let next = takeNextAction(dueBy: instant) {
-            next()
-        }
-        lock.withLock {
-            if currentTime < instant { currentTime = instant }
-        }
+        timeline.advance(to: instant)
     }
 
     /// Runs every scheduled action, moving virtual time to each one's date, until none is left.
@@ -181,7 +171,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         var performed = 0
         while true {
             if performed == runLimit, scheduledCount > 0 { return reportRunningForever() }
-            guard let next = takeNextAction(dueBy: nil) else { return }
+            guard let next = timeline.takeNext(dueBy: nil) else { return }
             performed += 1
             next()
         }
@@ -242,14 +232,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// - Parameter instant: The instant to move the clock to; ``now`` runs only what is already due.
     @MainActor
     public func advance(to instant: SchedulerTimeType) async {
-        while true {
-            await Self.letOtherTasksRun()
-            guard let next = takeNextAction(dueBy: instant) else { break }
-            next()
-        }
-        lock.withLock {
-            if currentTime < instant { currentTime = instant }
-        }
+        await timeline.advance(to: instant)
     }
 
     /// Runs every scheduled action, moving virtual time to each one's date, until none is left,
@@ -271,11 +254,12 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     public func run() async {
         var performed = 0
         while true {
-            await Self.letOtherTasksRun()
-            if performed == runLimit, scheduledCount > 0 { return reportRunningForever() }
-            guard let next = takeNextAction(dueBy: nil) else { return }
+            if performed == runLimit {
+                await timeline.settle()
+                if scheduledCount > 0 { return reportRunningForever() }
+            }
+            guard await timeline.runNext() else { return }
             performed += 1
-            next()
         }
     }
 
@@ -297,93 +281,51 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         )
     }
 
-    /// How many times the `async` forms of advancing step aside for other tasks before each action.
-    private static var yieldRounds: Int { 20 }
-
-    /// Suspends the caller a number of times, each time until a low-priority task on the global
-    /// executor has had its turn, so that tasks already waiting to run, there or on the caller's
-    /// actor, go first.
-    private static func letOtherTasksRun() async {
-        for _ in 0..<yieldRounds {
-            await Task.detached(priority: .background) { await Task.yield() }.value
-        }
-    }
-
-    // MARK: Bookkeeping
-
-    private func enqueue(at date: SchedulerTimeType?, _ action: @escaping () -> Void) {
-        lock.withLock {
-            let due = date.map { Swift.max($0, currentTime) } ?? currentTime
-            scheduled.append(ScheduledAction(sequence: nextSequence, date: due, action: action))
-            nextSequence += 1
-        }
-    }
-
-    /// Removes and returns the earliest action due by `limit` (any, if `nil`), moving the clock to it.
-    private func takeNextAction(dueBy limit: SchedulerTimeType?) -> (() -> Void)? {
-        lock.withLock {
-            var best: Int?
-            for index in scheduled.indices {
-                let candidate = scheduled[index]
-                if let limit, candidate.date > limit { continue }
-                if let current = best {
-                    let chosen = scheduled[current]
-                    if candidate.date < chosen.date
-                        || (candidate.date == chosen.date && candidate.sequence < chosen.sequence)
-                    {
-                        best = index
-                    }
-                } else {
-                    best = index
-                }
-            }
-            guard let best else { return nil }
-            let action = scheduled.remove(at: best)
-            if currentTime < action.date { currentTime = action.date }
-            return action.action
-        }
-    }
+    // MARK: Repetition
 
     private func scheduleRepetition(
         at date: SchedulerTimeType, interval: SchedulerTimeType.Stride, repetition: Repetition,
         _ action: @escaping () -> Void
     ) {
-        lock.withLock {
-            let due = Swift.max(date, currentTime)
-            scheduled.append(
-                ScheduledAction(
-                    sequence: nextSequence, date: due,
-                    action: { [weak self] in
-                        guard !repetition.isCancelled else { return }
-                        action()
-                        guard !repetition.isCancelled else { return }
-                        self?.scheduleRepetition(
-                            at: due.advanced(by: interval), interval: interval, repetition: repetition, action)
-                    }))
-            repetition.sequences.insert(nextSequence)
-            nextSequence += 1
+        let due = Swift.max(date, now)
+        let ticket = timeline.schedule(at: due) { [weak self] in
+            guard !repetition.isCancelled else { return }
+            action()
+            guard !repetition.isCancelled else { return }
+            self?.scheduleRepetition(
+                at: due.advanced(by: interval), interval: interval, repetition: repetition, action)
         }
+        if !repetition.arm(ticket) { timeline.cancel(ticket) }
     }
 
-    private func remove(_ repetition: Repetition) {
-        lock.withLock {
-            scheduled.removeAll { repetition.sequences.contains($0.sequence) }
-        }
-    }
-
-    /// The state of one repeating action; `sequences` is guarded by the scheduler's lock.
-    private final class Repetition: @unchecked Sendable {
-        // @unchecked: `cancelled` is guarded by `lock`; `sequences` by the scheduler's lock.
+    /// The state of one repeating action: whether it was cancelled, and the ticket of its next run.
+    private final class Repetition:
+        @unchecked Sendable
+    {
+        // @unchecked: both properties are guarded by `lock`.
         private let lock = Lock()
         private var cancelled = false
-        var sequences = Set<Int>()
+        private var ticket: Int?
 
         var isCancelled: Bool {
             lock.withLock { cancelled }
         }
 
-        func cancel() {
-            lock.withLock { cancelled = true }
+        /// Records the ticket of the next run; `false` if the repetition was cancelled meanwhile.
+        func arm(_ next: Int) -> Bool {
+            lock.withLock {
+                ticket = next
+                return !cancelled
+            }
+        }
+
+        /// Marks the repetition cancelled; returns the ticket of its waiting run, the first time.
+        func cancel() -> Int? {
+            lock.withLock {
+                guard !cancelled else { return nil }
+                cancelled = true
+                return ticket
+            }
         }
     }
 }

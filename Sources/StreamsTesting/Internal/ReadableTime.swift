@@ -10,7 +10,7 @@ import Streams
 /// floating-point number (run loop and operation queue strides) are shown to the nanosecond.
 ///
 /// It knows the strides of the schedulers Streams declares (`DispatchQueue`, `RunLoop`,
-/// `OperationQueue`); any other time is written as Swift describes it.
+/// `OperationQueue`) and `Duration`; any other time is written as Swift describes it.
 enum ReadableTime {
     /// `time` in readable units, or as Swift describes it when its type is not a known stride.
     static func describe(_ time: Any) -> String {
@@ -26,6 +26,8 @@ enum ReadableTime {
             return nanoseconds(seconds: stride.magnitude)
         case let stride as OperationQueue.SchedulerTimeType.Stride:
             return nanoseconds(seconds: stride.magnitude)
+        case let duration as Duration:
+            return duration.clampedNanoseconds
         default:
             return nil
         }
