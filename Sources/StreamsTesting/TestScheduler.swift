@@ -200,9 +200,11 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// }
     /// ```
     ///
-    /// Yielding gives other tasks the opportunity to run; it cannot force a task on another thread to
-    /// get anywhere. Tests are deterministic when the tasks they start share the test's actor, as
-    /// with a `@MainActor` test, or run on a serial executor.
+    /// When an action wakes a sleep on the scheduler's `clock` (a `TestClock` on this time), it also
+    /// waits until the woken task runs again, so that the task's next sleep is on the time line before
+    /// it goes on. Yielding gives other tasks the opportunity to run; it cannot force a task on another
+    /// thread to get anywhere. Tests are deterministic when the tasks they start share the test's
+    /// actor, as with a `@MainActor` test, or run on a serial executor.
     ///
     /// Virtual time only moves forward: a negative `stride` fails the running test with a message that
     /// gives the amount, such as `-250 ms`, and leaves the clock where it is.

@@ -34,7 +34,7 @@ import Streams
 /// moves ``now`` forward to its deadline (never back), then lets other tasks run before returning.
 /// The names and behaviour are those of the `ImmediateClock` of Point-Free's swift-clocks.
 ///
-/// An immediate test scheduler's ``ImmediateTestScheduler/clock`` is an immediate clock on the
+/// An immediate test scheduler's `clock` is an immediate clock on the
 /// scheduler's own time: a sleep moves the scheduler's ``ImmediateTestScheduler/now`` as well.
 public final class ImmediateClock<Duration: DurationProtocol & Hashable>: Clock, Sendable {
     /// An instant of an immediate clock: a duration from the clock's origin.

@@ -55,7 +55,7 @@ import Streams
 /// ## One virtual time with a test scheduler
 ///
 /// Code that uses both a scheduler (for its publishers) and a clock (for its `async` work) is tested
-/// with one time for both: a test scheduler's ``TestScheduler/clock`` is a test clock that reads and
+/// with one time for both: a test scheduler's `clock` is a test clock that reads and
 /// moves the scheduler's own virtual time. Advancing either advances both, and scheduled actions and
 /// sleeps run in the order of their instants. A clock made with ``init(now:)`` has a time of its own.
 public final class TestClock<Duration: DurationProtocol & Hashable>: Clock,

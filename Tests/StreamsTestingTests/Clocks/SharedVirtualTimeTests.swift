@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Streams
 import StreamsTesting
+import Synchronization
 import Testing
 
 /// A search screen's model: its query is debounced on a scheduler, and each search waits on a clock
@@ -25,6 +26,20 @@ private final class SearchModel {
                 }
             }
             .store(in: &cancellables)
+    }
+}
+
+/// Asks a server, and tries again a second later when a request fails (the tutorial's service).
+private struct RetryingService: Sendable {
+    let clock: any Clock<Duration>
+    let fetch: @Sendable (String) async throws -> [String]
+
+    func search(_ query: String) async -> [String] {
+        for attempt in 1...3 {
+            if let results = try? await fetch(query) { return results }
+            if attempt < 3 { try? await clock.sleep(for: .seconds(1)) }
+        }
+        return []
     }
 }
 
@@ -175,4 +190,43 @@ private func advanceWithoutWaiting(_ scheduler: TestSchedulerOf<DispatchQueue>, 
         #expect(weakScheduler == nil)
         #expect(weakClock == nil)
     }
+
+    @Test func aDebounceAndAnAsyncRetryInAFutureShareOneAdvance() async {
+        let scheduler = DispatchQueue.test
+        let attempts = LockedCount()
+        let service = RetryingService(clock: scheduler.clock) { query in
+            if attempts.increment() == 1 { throw CancellationError() }
+            return ["\(query) result"]
+        }
+        let query = PassthroughSubject<String, Never>()
+        let results = scheduler.record(
+            query
+                .debounce(for: .milliseconds(300), scheduler: scheduler)
+                .map { query in Future { await service.search(query) } }
+                .switchToLatest()
+                .receive(on: scheduler)
+        )
+        query.send("swift")
+        await scheduler.advance(by: .milliseconds(300))
+        #expect(attempts.value == 1)
+        #expect(results.values == [])
+        await scheduler.advance(by: .seconds(1))
+        #expect(attempts.value == 2)
+        #expect(results.valuesWithTimes == [.init(["swift result"], at: .milliseconds(1300))])
+    }
+}
+
+/// A thread-safe counter.
+private final class LockedCount: Sendable {
+    private let count = Mutex(0)
+
+    /// Adds one and returns the new count.
+    func increment() -> Int {
+        count.withLock { value in
+            value += 1
+            return value
+        }
+    }
+
+    var value: Int { count.withLock { $0 } }
 }
