@@ -29,53 +29,13 @@ work=.build/combine-schedulers-suite
 upstream=$work/combine-schedulers
 package=$work/package
 
-only=""
-while [ $# -gt 0 ]; do
-    case $1 in
-        --only)
-            [ $# -ge 2 ] || { echo "combine-schedulers-suite: --only needs a comma-separated list of test files" >&2; exit 2; }
-            only=$2
-            shift 2
-            ;;
-        --only=*)
-            only=${1#--only=}
-            shift
-            ;;
-        -h | --help)
-            sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
-            exit 0
-            ;;
-        *)
-            echo "combine-schedulers-suite: unknown argument '$1' (see --help)" >&2
-            exit 2
-            ;;
-    esac
-done
+. Scripts/upstream-suite.sh
+suite_parse_arguments "$0" "$@"
 
-# 1. The upstream sources, at the tag.
-if [ "$(git -C "$upstream" describe --tags --exact-match 2>/dev/null)" != "$tag" ]; then
-    rm -rf "$upstream"
-    mkdir -p "$work"
-    git clone --quiet --branch "$tag" -c advice.detachedHead=false "$upstream_url" "$upstream"
-fi
+# 1. The upstream sources, at the tag, and which test files run.
+suite_clone "$upstream_url" "$tag" "$upstream"
 tests=$upstream/Tests/CombineSchedulersTests
-
-# Which test files run.
-files=()
-if [ -n "$only" ]; then
-    IFS=, read -ra names <<<"$only"
-    for name in "${names[@]}"; do
-        name=${name%.swift}
-        if [ ! -f "$tests/$name.swift" ]; then
-            echo "combine-schedulers-suite: no test file $name.swift in combine-schedulers $tag; there are:" >&2
-            (cd "$tests" && ls -- *.swift) >&2
-            exit 2
-        fi
-        files+=("$tests/$name.swift")
-    done
-else
-    files=("$tests"/*.swift)
-fi
+suite_select_files "$tests"
 
 # 2. The package that runs them. The path dependency's identity is its directory's name.
 identity=$(basename "$root")
@@ -115,7 +75,7 @@ EOF
 # 3. The test files, with only their imports and #if conditions rewritten.
 rm -rf "$package/Tests"
 mkdir -p "$package/Tests/CombineSchedulersTests"
-for file in "${files[@]}"; do
+for file in "${suite_files[@]}"; do
     sed -E \
         -e '/^[[:space:]]*#(if|elseif)[[:space:]]/ s/canImport\((Combine|OpenCombineShim)\)/canImport(Streams)/g' \
         -e 's/^([[:space:]]*(@[A-Za-z]+[[:space:]]+)*(public[[:space:]]+|internal[[:space:]]+|package[[:space:]]+)?import[[:space:]]+)(Combine|OpenCombineShim)[[:space:]]*$/\1Streams/' \
@@ -128,9 +88,7 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
 (cd "$package" && swift test 2>&1) | tee "$log" || status=$?
-passed=$(grep -cE "^Test Case '.*' passed" "$log" || true)
-failed=$(grep -cE "^Test Case '.*' failed" "$log" || true)
-skipped=$(grep -cE "^Test Case '.*' skipped" "$log" || true)
+suite_count "$log"
 
 # UISchedulerTests.testRunsOnMain races by design: from a background queue it asks for a hop to the
 # main queue and then asserts (UISchedulerTests.swift, line 30) that the hop has not run yet, while
@@ -154,11 +112,6 @@ only_the_race() {  # $1: a run's log, $2: its exit status
     [ "$2" -eq 0 ] || grep -qF "$racy_crash" "$1" || grep -qE "^Test Case '.*' failed" "$1"
 }
 rerun_note=""
-count_results() {  # $1: a run's log
-    passed=$(grep -cE "^Test Case '.*' passed" "$1" || true)
-    failed=$(grep -cE "^Test Case '.*' failed" "$1" || true)
-    skipped=$(grep -cE "^Test Case '.*' skipped" "$1" || true)
-}
 # A run the race stopped (XCTest ended the program) did not run the tests after it: run the suite
 # again until one is not stopped that way.
 runs=0
@@ -167,7 +120,7 @@ while [ "$runs" -lt 5 ] && grep -qF "$racy_crash" "$log" && only_the_race "$log"
     echo "combine-schedulers-suite: testRunsOnMain's racy assertion stopped the run; running the suite again ($runs of 5)"
     status=0
     (cd "$package" && swift test --skip-build 2>&1) | tee "$log" || status=$?
-    count_results "$log"
+    suite_count "$log"
     rerun_note=" (the suite ran $((runs + 1)) times: testRunsOnMain's own racy assertion stopped the first)"
 done
 # A run whose only failure is that assertion: UISchedulerTests alone, up to five times, decides.
@@ -188,11 +141,4 @@ if [ "$failed" -gt 0 ] && ! grep -qF "$racy_crash" "$log" && only_the_race "$log
     done
 fi
 
-summary="combine-schedulers $tag suite: ${#files[@]} files, $((passed + failed + skipped)) tests: $passed passed, $failed failed"
-[ "$skipped" -eq 0 ] || summary+=", $skipped skipped"
-summary+="$rerun_note"
-if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then
-    summary+=" (swift test failed before running the tests: see above)"
-fi
-printf '\n%s\n' "$summary"
-[ "$status" -eq 0 ] && [ "$failed" -eq 0 ] && [ $((passed + skipped)) -gt 0 ]
+suite_summary "combine-schedulers $tag" "$status" "$rerun_note"

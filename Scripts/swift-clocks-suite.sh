@@ -31,53 +31,13 @@ work=.build/swift-clocks-suite
 upstream=$work/swift-clocks
 package=$work/package
 
-only=""
-while [ $# -gt 0 ]; do
-    case $1 in
-        --only)
-            [ $# -ge 2 ] || { echo "swift-clocks-suite: --only needs a comma-separated list of test files" >&2; exit 2; }
-            only=$2
-            shift 2
-            ;;
-        --only=*)
-            only=${1#--only=}
-            shift
-            ;;
-        -h | --help)
-            sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
-            exit 0
-            ;;
-        *)
-            echo "swift-clocks-suite: unknown argument '$1' (see --help)" >&2
-            exit 2
-            ;;
-    esac
-done
+. Scripts/upstream-suite.sh
+suite_parse_arguments "$0" "$@"
 
-# 1. The upstream sources, at the tag.
-if [ "$(git -C "$upstream" describe --tags --exact-match 2>/dev/null)" != "$tag" ]; then
-    rm -rf "$upstream"
-    mkdir -p "$work"
-    git clone --quiet --branch "$tag" -c advice.detachedHead=false "$upstream_url" "$upstream"
-fi
+# 1. The upstream sources, at the tag, and which test files run.
+suite_clone "$upstream_url" "$tag" "$upstream"
 tests=$upstream/Tests/ClocksTests
-
-# Which test files run.
-files=()
-if [ -n "$only" ]; then
-    IFS=, read -ra names <<<"$only"
-    for name in "${names[@]}"; do
-        name=${name%.swift}
-        if [ ! -f "$tests/$name.swift" ]; then
-            echo "swift-clocks-suite: no test file $name.swift in swift-clocks $tag; there are:" >&2
-            (cd "$tests" && ls -- *.swift) >&2
-            exit 2
-        fi
-        files+=("$tests/$name.swift")
-    done
-else
-    files=("$tests"/*.swift)
-fi
+suite_select_files "$tests"
 
 # 2. The package that runs them. The path dependency's identity is its directory's name.
 identity=$(basename "$root")
@@ -123,7 +83,7 @@ rewrite() {  # $1: source file, $2: destination file
 }
 rm -rf "$package/Tests"
 mkdir -p "$package/Tests/ClocksTests/Internal"
-for file in "${files[@]}"; do
+for file in "${suite_files[@]}"; do
     rewrite "$file" "$package/Tests/ClocksTests/$(basename "$file")"
 done
 for file in "$tests"/Internal/*.swift; do
@@ -135,14 +95,5 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
 (cd "$package" && swift test 2>&1) | tee "$log" || status=$?
-passed=$(grep -cE "^Test Case '.*' passed" "$log" || true)
-failed=$(grep -cE "^Test Case '.*' failed" "$log" || true)
-skipped=$(grep -cE "^Test Case '.*' skipped" "$log" || true)
-
-summary="swift-clocks $tag suite: ${#files[@]} files, $((passed + failed + skipped)) tests: $passed passed, $failed failed"
-[ "$skipped" -eq 0 ] || summary+=", $skipped skipped"
-if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then
-    summary+=" (swift test failed before running the tests: see above)"
-fi
-printf '\n%s\n' "$summary"
-[ "$status" -eq 0 ] && [ "$failed" -eq 0 ] && [ $((passed + skipped)) -gt 0 ]
+suite_count "$log"
+suite_summary "swift-clocks $tag" "$status" ""
