@@ -4,7 +4,7 @@ import Streams
 import StreamsTesting
 import Testing
 
-@Suite struct ColdTestPublisherTests {
+@Suite(.timeLimit(.minutes(3))) struct ColdTestPublisherTests {
     @Test func eachSubscriberGetsTheWholeScriptFromItsOwnStart() {
         let scheduler = DispatchQueue.test
         let cold = scheduler.createColdPublisher([

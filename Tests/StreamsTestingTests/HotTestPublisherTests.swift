@@ -4,7 +4,7 @@ import Streams
 import StreamsTesting
 import Testing
 
-@Suite struct HotTestPublisherTests {
+@Suite(.timeLimit(.minutes(3))) struct HotTestPublisherTests {
     @Test func eventsFireAtAbsoluteTimesAndLateSubscribersMissEarlierOnes() {
         let scheduler = DispatchQueue.test
         let hot = scheduler.createHotPublisher([

@@ -4,7 +4,7 @@ import Streams
 import StreamsTesting
 import Testing
 
-@Suite struct ImmediateTestSchedulerTests {
+@Suite(.timeLimit(.minutes(3))) struct ImmediateTestSchedulerTests {
     @Test func everyActionRunsBeforeScheduleReturns() {
         let scheduler = DispatchQueue.immediate
         let start = scheduler.now

@@ -4,7 +4,7 @@ import Streams
 import StreamsTesting
 import Testing
 
-@Suite struct TestSchedulerTests {
+@Suite(.timeLimit(.minutes(3))) struct TestSchedulerTests {
     typealias Stride = DispatchQueue.SchedulerTimeType.Stride
 
     /// Milliseconds of virtual time since the scheduler's start.

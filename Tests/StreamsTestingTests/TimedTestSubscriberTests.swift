@@ -4,7 +4,7 @@ import Streams
 import StreamsTesting
 import Testing
 
-@Suite struct TimedTestSubscriberTests {
+@Suite(.timeLimit(.minutes(3))) struct TimedTestSubscriberTests {
     @Test func recordsEachEventWithTheVirtualTimeItArrived() {
         let scheduler = DispatchQueue.test
         let subject = PassthroughSubject<Int, KitError>()

@@ -3,7 +3,7 @@ import Streams
 import Synchronization
 import Testing
 
-@Suite struct AnyCancellableTests {
+@Suite(.timeLimit(.minutes(3))) struct AnyCancellableTests {
     @Test func cancelRunsTheClosureOnce() {
         var count = 0
         let cancellable = AnyCancellable { count += 1 }

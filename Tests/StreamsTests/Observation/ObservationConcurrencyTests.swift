@@ -4,7 +4,7 @@ import StreamsTesting
 import Testing
 
 /// Wrappers attached while several threads write.
-@Suite struct ObservationConcurrencyTests {
+@Suite(.timeLimit(.minutes(3))) struct ObservationConcurrencyTests {
     final class Counters: ObservableObject {
         @Published var first = 0
         @Published var second = 0

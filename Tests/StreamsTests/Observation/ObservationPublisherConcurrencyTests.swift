@@ -20,7 +20,7 @@ final class LockedModel: @unchecked Sendable {
     }
 }
 
-@Suite struct ObservationPublisherConcurrencyTests {
+@Suite(.timeLimit(.minutes(3))) struct ObservationPublisherConcurrencyTests {
     static let threads = 8
     static let writesPerThread = 500
 

@@ -50,7 +50,7 @@ import Testing
 
 /// Subscriptions of `publisher(for:)` to one property on one scheduler share one reading per change;
 /// each must still receive exactly what it would have received alone.
-@Suite struct ObservationSharingTests {
+@Suite(.timeLimit(.minutes(3))) struct ObservationSharingTests {
     @Test func aChangeIsReadOnceForAllSubscriptions() {
         // A tracked read reads twice (the second closes the gap before Observation installs the
         // tracking of the first), so each read below counts 2.

@@ -3,7 +3,7 @@ import Streams
 import StreamsTesting
 import Testing
 
-@Suite struct PublishedTests {
+@Suite(.timeLimit(.minutes(3))) struct PublishedTests {
     final class Contact: ObservableObject {
         @Published var name: String
         @Published var age: Int

@@ -3,7 +3,7 @@ import Streams
 import StreamsTesting
 import Testing
 
-@Suite struct StoreTests {
+@Suite(.timeLimit(.minutes(3))) struct StoreTests {
     struct AppState: Equatable {
         var fields = [Int](repeating: 0, count: 8)
         var title = ""

@@ -204,7 +204,7 @@ final class AwaitableRecorder<Input: Sendable, Failure: Error>: Subscriber, @unc
     }
 }
 
-@Suite struct AsyncSequencePublisherTests {
+@Suite(.timeLimit(.minutes(3))) struct AsyncSequencePublisherTests {
     @Test func oneElementIsPulledPerUnitOfDemandAndNothingAhead() async throws {
         let sequence = CountingAsyncSequence(count: 5)
         let recorder = AwaitableRecorder<Int, CountingError>(initialDemand: .max(2))

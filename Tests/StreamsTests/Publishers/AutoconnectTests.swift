@@ -22,7 +22,7 @@ private struct ManualConnectable: ConnectablePublisher {
     }
 }
 
-@Suite struct AutoconnectTests {
+@Suite(.timeLimit(.minutes(3))) struct AutoconnectTests {
     // MARK: Connecting and disconnecting
 
     @Test func connectsOnceForManySubscribersAndPassesEventsThrough() {

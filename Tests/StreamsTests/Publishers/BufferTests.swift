@@ -4,7 +4,7 @@ import StreamsTesting
 import Synchronization
 import Testing
 
-@Suite struct BufferTests {
+@Suite(.timeLimit(.minutes(3))) struct BufferTests {
     // MARK: Prefetching and demand
 
     @Test func keepFullAsksForTheSizeThenOneMorePerDeliveredValue() {

@@ -3,7 +3,7 @@ import Streams
 import StreamsTesting
 import Testing
 
-@Suite struct CollectByCountTests {
+@Suite(.timeLimit(.minutes(3))) struct CollectByCountTests {
     // MARK: Values and completion
 
     @Test func publishesFullArraysThenTheRemainder() {

@@ -4,7 +4,7 @@ import Streams
 import StreamsTesting
 import Testing
 
-@Suite struct CollectByTimeTests {
+@Suite(.timeLimit(.minutes(3))) struct CollectByTimeTests {
     // MARK: By time
 
     @Test func byTimeSendsWhatEachIntervalCollected() {

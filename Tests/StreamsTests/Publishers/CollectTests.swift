@@ -3,7 +3,7 @@ import Streams
 import StreamsTesting
 import Testing
 
-@Suite struct CollectTests {
+@Suite(.timeLimit(.minutes(3))) struct CollectTests {
     @Test func publishesEveryElementAsOneArrayOnFinish() {
         let subscriber = TestSubscriber<[Int], Never>()
         (0...4).publisher.collect().subscribe(subscriber)

@@ -3,7 +3,7 @@ import Streams
 import StreamsTesting
 import Testing
 
-@Suite struct CombineLatestTests {
+@Suite(.timeLimit(.minutes(3))) struct CombineLatestTests {
     // MARK: Values
 
     @Test func publishesOnceEveryUpstreamHasSentAValue() {

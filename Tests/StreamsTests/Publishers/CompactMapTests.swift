@@ -4,7 +4,7 @@ import StreamsTesting
 import Synchronization
 import Testing
 
-@Suite struct CompactMapTests {
+@Suite(.timeLimit(.minutes(3))) struct CompactMapTests {
     @Test func republishesNonNilResults() {
         let subscriber = TestSubscriber<Int, Never>()
         ["1", "two", "3", "", "5"].publisher.compactMap { Int($0) }.subscribe(subscriber)

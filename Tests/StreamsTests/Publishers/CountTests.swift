@@ -3,7 +3,7 @@ import Streams
 import StreamsTesting
 import Testing
 
-@Suite struct CountTests {
+@Suite(.timeLimit(.minutes(3))) struct CountTests {
     @Test func publishesNumberOfElementsOnFinish() {
         let subscriber = TestSubscriber<Int, Never>()
         ["a", "b", "c"].publisher.count().subscribe(subscriber)

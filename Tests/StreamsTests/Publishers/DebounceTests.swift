@@ -4,7 +4,7 @@ import Streams
 import StreamsTesting
 import Testing
 
-@Suite struct DebounceTests {
+@Suite(.timeLimit(.minutes(3))) struct DebounceTests {
     typealias Stride = DispatchQueue.SchedulerTimeType.Stride
 
     // MARK: Values at exact virtual times

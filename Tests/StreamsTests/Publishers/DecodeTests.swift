@@ -9,7 +9,7 @@ private struct Book: Codable, Equatable {
     let pages: Int
 }
 
-@Suite struct DecodeTests {
+@Suite(.timeLimit(.minutes(3))) struct DecodeTests {
     private let books = [Book(title: "Dune", pages: 412), Book(title: "Emma", pages: 474)]
 
     private func json(_ value: some Encodable) throws -> Data {

@@ -3,7 +3,7 @@ import Streams
 import StreamsTesting
 import Testing
 
-@Suite struct DropTests {
+@Suite(.timeLimit(.minutes(3))) struct DropTests {
     // MARK: Values and demand
 
     @Test func dropsTheFirstElementsAndAddsThemToTheFirstRequest() {

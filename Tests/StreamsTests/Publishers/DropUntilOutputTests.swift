@@ -4,7 +4,7 @@ import StreamsTesting
 import Synchronization
 import Testing
 
-@Suite struct DropUntilOutputTests {
+@Suite(.timeLimit(.minutes(3))) struct DropUntilOutputTests {
     // MARK: Values and demand
 
     @Test func dropsValuesUntilTheOtherPublisherEmits() {

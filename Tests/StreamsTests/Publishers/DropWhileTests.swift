@@ -4,7 +4,7 @@ import StreamsTesting
 import Synchronization
 import Testing
 
-@Suite struct DropWhileTests {
+@Suite(.timeLimit(.minutes(3))) struct DropWhileTests {
     @Test func dropsUntilThePredicateFirstFailsThenPassesEverything() {
         let subscriber = TestSubscriber<Int, Never>()
         [-40, -10, 0, 10, 0, 100].publisher.drop { $0 <= 0 }.subscribe(subscriber)

@@ -9,7 +9,7 @@ private struct Point: Codable, Equatable {
     let y: Double
 }
 
-@Suite struct EncodeTests {
+@Suite(.timeLimit(.minutes(3))) struct EncodeTests {
     @Test func encodesToJSON() throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys

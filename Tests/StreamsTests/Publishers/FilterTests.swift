@@ -4,7 +4,7 @@ import StreamsTesting
 import Synchronization
 import Testing
 
-@Suite struct FilterTests {
+@Suite(.timeLimit(.minutes(3))) struct FilterTests {
     @Test func republishesOnlyIncludedValues() {
         let subscriber = TestSubscriber<Int, Never>()
         (1...10).publisher.filter { $0.isMultiple(of: 3) }.subscribe(subscriber)

@@ -4,7 +4,7 @@ import StreamsTesting
 import Synchronization
 import Testing
 
-@Suite struct FlatMapTests {
+@Suite(.timeLimit(.minutes(3))) struct FlatMapTests {
     // MARK: Values and ordering
 
     @Test func flattensSequencesInOrder() {

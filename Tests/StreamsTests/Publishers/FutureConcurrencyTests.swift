@@ -46,7 +46,7 @@ private final class Profile {
     }
 }
 
-@Suite struct FutureConcurrencyTests {
+@Suite(.timeLimit(.minutes(3))) struct FutureConcurrencyTests {
     @Test func valueWaitsForThePromise() async {
         let promise = BridgePromise<Int, Never>()
         let future = Future<Int, Never> { promise.keep($0) }

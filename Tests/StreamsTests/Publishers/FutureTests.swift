@@ -20,7 +20,7 @@ private final class PromiseBox<Output, Failure: Error>: @unchecked Sendable {
     }
 }
 
-@Suite struct FutureTests {
+@Suite(.timeLimit(.minutes(3))) struct FutureTests {
     typealias Sut = Future<Int, CreateTestError>
 
     @Test func runsItsClosureAtOnce() {

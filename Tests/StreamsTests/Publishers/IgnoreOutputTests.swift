@@ -3,7 +3,7 @@ import Streams
 import StreamsTesting
 import Testing
 
-@Suite struct IgnoreOutputTests {
+@Suite(.timeLimit(.minutes(3))) struct IgnoreOutputTests {
     @Test func dropsValuesAndPassesTheCompletion() {
         let subscriber = TestSubscriber<Never, Never>()
         (1...100).publisher.ignoreOutput().subscribe(subscriber)

@@ -3,7 +3,7 @@ import Streams
 import StreamsTesting
 import Testing
 
-@Suite struct JustTests {
+@Suite(.timeLimit(.minutes(3))) struct JustTests {
     @Test func reflectsThePendingValueAsOneUnlabelledChild() throws {
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
         Just(42).subscribe(subscriber)

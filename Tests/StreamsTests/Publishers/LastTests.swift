@@ -3,7 +3,7 @@ import Streams
 import StreamsTesting
 import Testing
 
-@Suite struct LastTests {
+@Suite(.timeLimit(.minutes(3))) struct LastTests {
     @Test func publishesLastElementOnFinish() {
         let upstream = SelectionUpstream<String, Never>()
         let subscriber = TestSubscriber<String, Never>()

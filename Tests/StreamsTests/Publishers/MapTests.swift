@@ -16,7 +16,7 @@ private struct ViewState: Equatable {
     var isLoading: Bool
 }
 
-@Suite struct MapTests {
+@Suite(.timeLimit(.minutes(3))) struct MapTests {
     @Test func transformsEveryValueThenFinishes() {
         let subscriber = TestSubscriber<String, Never>()
         [1, 2, 3].publisher.map { "\($0 * 2)" }.subscribe(subscriber)

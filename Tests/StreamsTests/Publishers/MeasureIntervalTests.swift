@@ -4,7 +4,7 @@ import Streams
 import StreamsTesting
 import Testing
 
-@Suite struct MeasureIntervalTests {
+@Suite(.timeLimit(.minutes(3))) struct MeasureIntervalTests {
     typealias Stride = DispatchQueue.SchedulerTimeType.Stride
 
     @Test func measuresFromTheSubscriptionThenBetweenValues() {

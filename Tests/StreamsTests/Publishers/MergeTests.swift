@@ -3,7 +3,7 @@ import Streams
 import StreamsTesting
 import Testing
 
-@Suite struct MergeTests {
+@Suite(.timeLimit(.minutes(3))) struct MergeTests {
     // MARK: Values and ordering
 
     @Test func interleavesValuesAsTheyAreSent() {

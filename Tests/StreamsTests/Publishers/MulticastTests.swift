@@ -4,7 +4,7 @@ import StreamsTesting
 import Synchronization
 import Testing
 
-@Suite struct MulticastTests {
+@Suite(.timeLimit(.minutes(3))) struct MulticastTests {
     // MARK: Connecting
 
     @Test func nothingFlowsUntilConnected() {

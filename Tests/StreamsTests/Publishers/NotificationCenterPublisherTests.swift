@@ -7,7 +7,7 @@ import Testing
 
 /// Tests of `NotificationCenter.publisher(for:object:)` and `NotificationCenter.Publisher`, each on
 /// a notification center of its own.
-@Suite struct NotificationCenterPublisherTests {
+@Suite(.timeLimit(.minutes(3))) struct NotificationCenterPublisherTests {
     let name = Notification.Name("NotificationCenterPublisherTests.ping")
 
     /// The `tag` entry of each notification's user info.

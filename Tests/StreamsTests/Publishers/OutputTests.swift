@@ -4,7 +4,7 @@ import StreamsTesting
 import Synchronization
 import Testing
 
-@Suite struct OutputTests {
+@Suite(.timeLimit(.minutes(3))) struct OutputTests {
     // MARK: Ranges
 
     @Test func operatorsTranslateToCountableRanges() {

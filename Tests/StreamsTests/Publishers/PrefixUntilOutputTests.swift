@@ -5,7 +5,7 @@ import StreamsTesting
 import Synchronization
 import Testing
 
-@Suite struct PrefixUntilOutputTests {
+@Suite(.timeLimit(.minutes(3))) struct PrefixUntilOutputTests {
     // MARK: Values and demand
 
     @Test func republishesUntilTheOtherPublisherEmitsThenFinishes() {

@@ -4,7 +4,7 @@ import StreamsTesting
 import Synchronization
 import Testing
 
-@Suite struct PrefixWhileTests {
+@Suite(.timeLimit(.minutes(3))) struct PrefixWhileTests {
     @Test func republishesWhileThePredicateHoldsThenFinishes() {
         let subscriber = TestSubscriber<Int, Never>()
         (0...9).publisher.prefix { $0 < 5 }.subscribe(subscriber)

@@ -4,7 +4,7 @@ import Streams
 import StreamsTesting
 import Testing
 
-@Suite struct ReceiveOnTests {
+@Suite(.timeLimit(.minutes(3))) struct ReceiveOnTests {
     // MARK: Virtual time
 
     @Test func subscriptionArrivesAtOnceAndValuesOnlyWhenTheSchedulerRuns() {

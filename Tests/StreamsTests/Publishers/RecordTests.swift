@@ -4,7 +4,7 @@ import Streams
 import StreamsTesting
 import Testing
 
-@Suite struct RecordTests {
+@Suite(.timeLimit(.minutes(3))) struct RecordTests {
     typealias Sut = Record<Int, CreateTestError>
 
     @Test func playsBackValuesThenTheCompletion() {

@@ -4,7 +4,7 @@ import StreamsTesting
 import Synchronization
 import Testing
 
-@Suite struct ReduceTests {
+@Suite(.timeLimit(.minutes(3))) struct ReduceTests {
     // MARK: Values and completion
 
     @Test func foldsEveryValueAndPublishesOnFinish() {

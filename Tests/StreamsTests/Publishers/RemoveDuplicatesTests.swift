@@ -9,7 +9,7 @@ private struct Reading: Equatable {
     var level: Int
 }
 
-@Suite struct RemoveDuplicatesTests {
+@Suite(.timeLimit(.minutes(3))) struct RemoveDuplicatesTests {
     @Test func dropsConsecutiveEqualValues() {
         let subscriber = TestSubscriber<Int, Never>()
         [0, 1, 2, 2, 3, 3, 3, 4, 4, 4, 4, 0].publisher.removeDuplicates().subscribe(subscriber)

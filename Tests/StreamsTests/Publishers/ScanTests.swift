@@ -3,7 +3,7 @@ import Streams
 import StreamsTesting
 import Testing
 
-@Suite struct ScanTests {
+@Suite(.timeLimit(.minutes(3))) struct ScanTests {
     @Test func publishesEveryRunningResult() {
         let subscriber = TestSubscriber<Int, Never>()
         (0...5).publisher.scan(0, +).subscribe(subscriber)

@@ -25,7 +25,7 @@ private struct CountingSequence: Sequence {
     }
 }
 
-@Suite struct SequenceTests {
+@Suite(.timeLimit(.minutes(3))) struct SequenceTests {
     @Test func publishesAllElementsThenFinishes() {
         let subscriber = TestSubscriber<Int, Never>()
         [1, 2, 3].publisher.subscribe(subscriber)

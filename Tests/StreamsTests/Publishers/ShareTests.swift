@@ -20,7 +20,7 @@ private final class CountingUpstream: Publisher, Sendable {
     }
 }
 
-@Suite struct ShareTests {
+@Suite(.timeLimit(.minutes(3))) struct ShareTests {
     // MARK: Sharing
 
     @Test func theFirstSubscriberConnectsAndEveryoneSharesTheValues() {

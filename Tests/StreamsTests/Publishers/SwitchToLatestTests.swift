@@ -8,7 +8,7 @@ import Testing
 /// An inner publisher the tests drive by hand.
 private typealias Inner = FlowPublisher<Int, FlowError>
 
-@Suite struct SwitchToLatestTests {
+@Suite(.timeLimit(.minutes(3))) struct SwitchToLatestTests {
     // MARK: Values
 
     @Test func relaysOnlyTheLatestPublisher() {

@@ -4,7 +4,7 @@ import Streams
 import StreamsTesting
 import Testing
 
-@Suite struct ThrottleTests {
+@Suite(.timeLimit(.minutes(3))) struct ThrottleTests {
     // MARK: Values at exact virtual times
 
     @Test func latestPublishesTheFirstValueAtOnceThenTheLatestOfEachInterval() {

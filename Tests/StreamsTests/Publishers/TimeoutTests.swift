@@ -4,7 +4,7 @@ import Streams
 import StreamsTesting
 import Testing
 
-@Suite struct TimeoutTests {
+@Suite(.timeLimit(.minutes(3))) struct TimeoutTests {
     // MARK: Timing out
 
     @Test func finishesWhenNothingArrivesWithinTheInterval() {

@@ -4,7 +4,7 @@ import StreamsTesting
 import Synchronization
 import Testing
 
-@Suite struct TryCompactMapTests {
+@Suite(.timeLimit(.minutes(3))) struct TryCompactMapTests {
     @Test func republishesNonNilResults() {
         let subscriber = TestSubscriber<Int, any Error>()
         ["1", "two", "3"].publisher.tryCompactMap { Int($0) }.subscribe(subscriber)

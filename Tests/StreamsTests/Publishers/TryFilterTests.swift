@@ -4,7 +4,7 @@ import StreamsTesting
 import Synchronization
 import Testing
 
-@Suite struct TryFilterTests {
+@Suite(.timeLimit(.minutes(3))) struct TryFilterTests {
     @Test func republishesIncludedValues() {
         let subscriber = TestSubscriber<Int, any Error>()
         (1...7).publisher.tryFilter { $0 % 3 == 1 }.subscribe(subscriber)

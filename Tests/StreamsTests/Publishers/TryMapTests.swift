@@ -4,7 +4,7 @@ import StreamsTesting
 import Synchronization
 import Testing
 
-@Suite struct TryMapTests {
+@Suite(.timeLimit(.minutes(3))) struct TryMapTests {
     @Test func transformsEveryValueThenFinishes() {
         let subscriber = TestSubscriber<String, any Error>()
         [1, 2, 3].publisher.tryMap { "<\($0 * 10)>" }.subscribe(subscriber)

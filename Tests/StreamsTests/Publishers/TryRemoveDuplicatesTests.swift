@@ -4,7 +4,7 @@ import StreamsTesting
 import Synchronization
 import Testing
 
-@Suite struct TryRemoveDuplicatesTests {
+@Suite(.timeLimit(.minutes(3))) struct TryRemoveDuplicatesTests {
     @Test func dropsValuesThePredicateCallsDuplicates() {
         let subscriber = TestSubscriber<Int, any Error>()
         [1, 1, 2, 2, 2, 3, 1].publisher.tryRemoveDuplicates(by: ==).subscribe(subscriber)

@@ -4,7 +4,7 @@ import StreamsTesting
 import Synchronization
 import Testing
 
-@Suite struct TryScanTests {
+@Suite(.timeLimit(.minutes(3))) struct TryScanTests {
     @Test func publishesEveryRunningResult() {
         let subscriber = TestSubscriber<Int, any Error>()
         (1...4).publisher.tryScan(0, +).subscribe(subscriber)

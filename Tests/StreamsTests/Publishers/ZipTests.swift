@@ -3,7 +3,7 @@ import Streams
 import StreamsTesting
 import Testing
 
-@Suite struct ZipTests {
+@Suite(.timeLimit(.minutes(3))) struct ZipTests {
     // MARK: Values
 
     @Test func pairsValuesInTheOrderTheyArrive() {

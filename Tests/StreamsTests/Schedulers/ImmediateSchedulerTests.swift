@@ -4,7 +4,7 @@ import Testing
 
 private typealias Stride = ImmediateScheduler.SchedulerTimeType.Stride
 
-@Suite struct ImmediateSchedulerTests {
+@Suite(.timeLimit(.minutes(3))) struct ImmediateSchedulerTests {
     @Test func timeDoesNotPass() {
         let scheduler = ImmediateScheduler.shared
         let now = scheduler.now

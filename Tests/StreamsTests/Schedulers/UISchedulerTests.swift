@@ -37,7 +37,7 @@ private struct Place: Equatable, Sendable {
     var isBackgroundQueue: Bool
 }
 
-@Suite struct UISchedulerTests {
+@Suite(.timeLimit(.minutes(3))) struct UISchedulerTests {
     @Test @MainActor func onTheMainActorTheActionRunsBeforeScheduleReturns() {
         var log: [String] = []
         UIScheduler.shared.schedule { log.append("action") }

@@ -4,7 +4,7 @@ import Testing
 
 /// flatMap's new publishers sending from threads of their own: each value has gone downstream by the
 /// time its `send` returns, one at a time and in each sender's order.
-@Suite struct FlatMapTurnStressTests {
+@Suite(.timeLimit(.minutes(3))) struct FlatMapTurnStressTests {
     @Test(arguments: [Subscribers.Demand.unlimited, .max(1_000_000)])
     func innerSendsFromManyThreadsReturnAfterDelivery(demand: Subscribers.Demand) {
         let senders = 4

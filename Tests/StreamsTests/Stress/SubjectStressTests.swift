@@ -8,7 +8,7 @@ import Testing
 /// a send from another thread returns after its value reached every subscriber with demand;
 /// re-entrant sends are queued, not nested; subscribing, requesting and cancelling may happen on any
 /// thread at any time; and everything is freed afterwards.
-@Suite struct SubjectStressTests {
+@Suite(.timeLimit(.minutes(3))) struct SubjectStressTests {
     static let senders = 4
     static let sendsPerThread = 2_000
 

@@ -6,7 +6,7 @@ import Testing
 
 /// Misuse that Combine treats as a programmer error stops the program with a message naming the
 /// rule, also when it happens on another thread while values are being delivered.
-@Suite struct ThreadedMisuseExitTests {
+@Suite(.timeLimit(.minutes(3))) struct ThreadedMisuseExitTests {
     @Test func zeroDemandFromAnotherThreadDuringDeliveryNamesTheRule() async throws {
         let result = try await #require(
             processExitsWith: .failure, observing: [\.standardErrorContent]

@@ -3,7 +3,7 @@ import Streams
 import StreamsTesting
 import Testing
 
-@Suite struct CurrentValueSubjectTests {
+@Suite(.timeLimit(.minutes(3))) struct CurrentValueSubjectTests {
     @Test func newSubscriberGetsTheCurrentValueThenUpdates() {
         let subject = CurrentValueSubject<Int, Never>(1)
         let subscriber = TestSubscriber<Int, Never>()

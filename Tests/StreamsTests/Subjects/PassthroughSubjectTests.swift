@@ -4,7 +4,7 @@ import StreamsTesting
 import Synchronization
 import Testing
 
-@Suite struct PassthroughSubjectTests {
+@Suite(.timeLimit(.minutes(3))) struct PassthroughSubjectTests {
     @Test func deliversValuesThenCompletionInOrder() {
         let subject = PassthroughSubject<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>()

@@ -14,7 +14,7 @@ import Testing
 
 /// The stress tests, one suite per operator family. They run one at a time: each starts several
 /// threads, and running them side by side on a small machine would only make each slower.
-@Suite(.serialized) struct StressTests {}
+@Suite(.timeLimit(.minutes(3)), .serialized) struct StressTests {}
 
 /// The schedulers the real-queue stress tests run on.
 enum StressQueueKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
@@ -58,13 +58,16 @@ func stressDeadline() -> DispatchTime {
 
 /// Runs `body(0)`, …, `body(count - 1)`, each on a thread of its own, released together once all have
 /// started, and waits until every one has returned, so that what they did happens before it returns.
-/// Returns false if one did not return before the deadline.
+/// Returns false, and fails the running test (at the caller's line), if one did not return before the
+/// deadline: a thread that never returns is a deadlock or a lost wake-up, never a pass.
 ///
 /// Threads rather than `DispatchQueue.concurrentPerform`: the bodies block (a sender waits for demand
 /// that a requester thread gives), and `concurrentPerform` runs no more bodies at once than there are
 /// processors, so a sender could wait forever for a requester that never starts.
 @discardableResult
-func runOnThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> Bool {
+func runOnThreads(
+    _ count: Int, sourceLocation: SourceLocation = #_sourceLocation, _ body: @escaping @Sendable (Int) -> Void
+) -> Bool {
     // The threads reach `body` through `work`, which lets go of it before `runOnThreads` returns: a
     // thread object may outlive the call, and what `body` captures must not.
     let work = SchedulerTestBox<(@Sendable (Int) -> Void)?>(body)
@@ -89,7 +92,13 @@ func runOnThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> Bo
     }
     started.wait()
     for _ in 0..<count { go.signal() }
-    return finished.waitUntilZero()
+    guard finished.waitUntilZero() else {
+        Issue.record(
+            "runOnThreads: not every one of the \(count) threads returned within \(stressTimeoutSeconds) seconds",
+            sourceLocation: sourceLocation)
+        return false
+    }
+    return true
 }
 
 /// Keeps a thread busy for a few steps without touching memory, to widen the window in which two

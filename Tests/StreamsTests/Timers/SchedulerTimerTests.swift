@@ -5,7 +5,7 @@ import StreamsTesting
 import Testing
 
 /// Tests of `SchedulerTimer`, the connectable timer that runs on any scheduler.
-@Suite struct SchedulerTimerTests {
+@Suite(.timeLimit(.minutes(3))) struct SchedulerTimerTests {
     typealias Time = DispatchQueue.SchedulerTimeType
 
     // MARK: Ticks at exact virtual times

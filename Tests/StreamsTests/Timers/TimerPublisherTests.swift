@@ -7,7 +7,7 @@ import Testing
 /// Tests of Foundation's `Timer.publish(every:tolerance:on:in:options:)` and `Timer.TimerPublisher`,
 /// on a run loop that a dedicated thread runs. They wait for ticks and for marker timers on that
 /// loop, never for a fixed time.
-@Suite struct TimerPublisherTests {
+@Suite(.timeLimit(.minutes(3))) struct TimerPublisherTests {
     /// The interval of the timers under test: short, so the tests are quick.
     let interval: TimeInterval = 0.01
 
