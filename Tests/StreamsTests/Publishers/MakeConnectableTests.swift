@@ -1,3 +1,4 @@
+import Dispatch
 import Streams
 import StreamsTesting
 import Testing
@@ -71,5 +72,86 @@ import Testing
         subscriber.cancel()
         #expect(upstream.events == [.requested(.unlimited), .cancelled])
         #expect(subscriber.values == [1])
+    }
+
+    /// `makeConnectable()` exists only for publishers that cannot fail (as in Combine), so the end of
+    /// the stream is its only completion.
+    @Test func theCompletionReachesEverySubscriberAndNothingFollowsIt() {
+        let upstream = PassthroughSubject<Int, Never>()
+        let connectable = upstream.makeConnectable()
+        let first = TestSubscriber<Int, Never>()
+        let second = TestSubscriber<Int, Never>()
+        connectable.subscribe(first)
+        connectable.subscribe(second)
+        let connection = connectable.connect()
+        upstream.send(1)
+        upstream.send(completion: .finished)
+        upstream.send(2)
+        let late = TestSubscriber<Int, Never>()
+        connectable.subscribe(late)
+        for subscriber in [first, second] {
+            #expect(subscriber.events == [.subscription, .value(1), .completion(.finished)])
+        }
+        #expect(late.events == [.subscription, .completion(.finished)])
+        _ = connection
+    }
+
+    @Test func aSubscriberThatCancelsLeavesTheOthersAndTheConnection() {
+        let upstream = PacingUpstream<Int, Never>()
+        let connectable = upstream.makeConnectable()
+        let leaving = TestSubscriber<Int, Never>()
+        let staying = TestSubscriber<Int, Never>()
+        connectable.subscribe(leaving)
+        connectable.subscribe(staying)
+        let connection = connectable.connect()
+        upstream.send(1)
+        leaving.cancel()
+        upstream.send(2)
+        #expect(leaving.events == [.subscription, .value(1)])
+        #expect(staying.events == [.subscription, .value(1), .value(2)])
+        #expect(upstream.events == [.requested(.unlimited)])
+        connection.cancel()
+        #expect(upstream.events == [.requested(.unlimited), .cancelled])
+    }
+
+    @Test func subscribersFromManyThreadsSeeTheSameValuesInTheSameOrder() {
+        let upstream = PassthroughSubject<Int, Never>()
+        let connectable = upstream.makeConnectable()
+        let subscribers = (0..<8).map { _ in TestSubscriber<Int, Never>() }
+        DispatchQueue.concurrentPerform(iterations: subscribers.count) { index in
+            connectable.subscribe(subscribers[index])
+        }
+        let connection = connectable.connect()
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for value in 0..<250 { upstream.send(thread * 250 + value) }
+        }
+        upstream.send(completion: .finished)
+        let first = subscribers[0].values
+        #expect(Set(first) == Set(0..<1_000))
+        for subscriber in subscribers {
+            #expect(subscriber.values == first)
+            #expect(subscriber.completion == .finished)
+        }
+        _ = connection
+    }
+
+    @Test func nothingOutlivesACancelledConnectionOnceItsSubscribersAreGone() {
+        weak var weakUpstream: PassthroughSubject<Int, Never>?
+        weak var weakSubscriber: TestSubscriber<Int, Never>?
+        do {
+            let upstream = PassthroughSubject<Int, Never>()
+            weakUpstream = upstream
+            let connectable = upstream.makeConnectable()
+            let subscriber = TestSubscriber<Int, Never>()
+            weakSubscriber = subscriber
+            connectable.subscribe(subscriber)
+            let connection = connectable.connect()
+            upstream.send(1)
+            #expect(subscriber.values == [1])
+            connection.cancel()
+            subscriber.cancel()
+        }
+        #expect(weakUpstream == nil)
+        #expect(weakSubscriber == nil)
     }
 }

@@ -126,7 +126,16 @@ private func milliseconds(since start: DispatchQueue.SchedulerTimeType, _ schedu
     }
 
     @Test func waitingOnTheImmediateSchedulerResumesAtOnce() async throws {
+        // A hundred seconds asked, and the wait returns with no time passing for it: far less than
+        // the hundred seconds even on a slow machine.
+        let started = ContinuousClock.now
         try await ImmediateScheduler.shared.pause(for: .seconds(100))
+        #expect(ContinuousClock.now - started < .seconds(50))
+        let cancelled = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            try await ImmediateScheduler.shared.pause(for: .seconds(100))
+        }
+        await #expect(throws: CancellationError.self) { try await cancelled.value }
     }
 
     @Test func waitingOnADispatchQueueResumesAfterTheDuration() async throws {
@@ -237,11 +246,15 @@ private func milliseconds(since start: DispatchQueue.SchedulerTimeType, _ schedu
 
     @Test func timerOnADispatchQueueTicks() async {
         let queue = DispatchQueue(label: "ticking")
-        var count = 0
-        for await _ in queue.timer(interval: .milliseconds(1)).prefix(3) {
-            count += 1
+        let start = queue.now
+        var ticks: [DispatchQueue.SchedulerTimeType] = []
+        for await tick in queue.timer(interval: .milliseconds(1)).prefix(3) {
+            ticks.append(tick)
         }
-        #expect(count == 3)
+        // Three ticks, each later than the last, the first one interval or more after the start.
+        #expect(ticks.count == 3)
+        #expect(zip(ticks, ticks.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(ticks.first.map { start.distance(to: $0) >= .milliseconds(1) } == true)
     }
 
     // MARK: - Measuring

@@ -86,6 +86,9 @@ struct StressOperator<Output: Sendable, Failure: Error & Equatable>: Sendable {
 
             #expect(runStress(plan, source: source, sink: sink), sourceLocation: sourceLocation)
             #expect(sink.waitForCompletion(), sourceLocation: sourceLocation)
+            // Whatever the scheduler still runs (a late delivery after the completion, say) lands
+            // before the report is read, so the checks below see it.
+            #expect(scheduler.waitUntilIdle(), sourceLocation: sourceLocation)
 
             let report = sink.report
             report.expectWellBehaved(sourceLocation: sourceLocation)

@@ -83,7 +83,10 @@ import Testing
         publisher.subscribe(subscriber)
         #expect(received.wait(forCount: 3))
         #expect(waitForMarker(on: thread, after: 5 * interval))
+        // The three ticks before the cancel, each one later than the last, and none after.
         #expect(subscriber.values.count == 3)
+        #expect(zip(subscriber.values, subscriber.values.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(received.values == subscriber.values)
     }
 
     @Test func cancellingOneConnectionDetachesEverySubscriberButTheOtherTimerRuns() {
@@ -102,6 +105,8 @@ import Testing
         #expect(received.wait(forCount: 2))
         #expect(waitForMarker(on: thread, after: 5 * interval))
         #expect(subscriber.values.count == 2)
+        #expect(zip(subscriber.values, subscriber.values.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(received.values == subscriber.values)
         #expect(subscriber.completion == nil)
 
         let late = TestSubscriber<Date, Never>()
