@@ -161,6 +161,49 @@ import Testing
         }
     }
 
+    /// Several senders and a requester, each on a thread of its own, with room for everything: every
+    /// element goes down once, in the order the subject took the sends (as a plain subscriber sees it).
+    @Test func manySendersAndARequesterOnTheirOwnThreadsLoseNothing() {
+        let upstream = PassthroughSubject<Int, Never>()
+        let everything = TestSubscriber<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+        upstream.subscribe(everything)
+        upstream.buffer(size: 1_000, prefetch: .byRequest, whenFull: .dropNewest).subscribe(subscriber)
+        runOnThreads(5) { thread in
+            if thread < 4 {
+                for value in 0..<250 { upstream.send(thread * 1_000 + value) }
+            } else {
+                for _ in 0..<1_000 { subscriber.request(.max(1)) }
+            }
+        }
+        #expect(everything.values.count == 1_000)
+        #expect(subscriber.values == everything.values)
+    }
+
+    /// With a small buffer that drops, what goes down is a subsequence of what was sent: nothing
+    /// duplicated, each sender's elements in its own order, never more than was requested.
+    @Test(arguments: [true, false]) func aDroppingBufferUnderThreadsKeepsEachSendersOrder(dropsOldest: Bool) {
+        let strategy: Publishers.BufferingStrategy<Never> = dropsOldest ? .dropOldest : .dropNewest
+        let upstream = PassthroughSubject<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+        upstream.buffer(size: 8, prefetch: .byRequest, whenFull: strategy).subscribe(subscriber)
+        runOnThreads(4) { thread in
+            if thread < 3 {
+                for value in 0..<300 { upstream.send(thread * 1_000 + value) }
+            } else {
+                for _ in 0..<200 { subscriber.request(.max(1)) }
+            }
+        }
+        subscriber.request(.max(8))  // whatever is still buffered
+        let values = subscriber.values
+        #expect(values.count <= 208)
+        #expect(Set(values).count == values.count)
+        for sender in 0..<3 {
+            let own = values.filter { $0 / 1_000 == sender }
+            #expect(own == own.sorted())
+        }
+    }
+
     // MARK: Memory
 
     @Test func releasesEverythingAfterCancelOrCompletion() {

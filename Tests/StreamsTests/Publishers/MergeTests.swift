@@ -499,4 +499,69 @@ import Testing
         #expect(subscriber.completion == .finished)
         return subscriber.values
     }
+
+    // MARK: Every arity
+
+    /// `upstreams` merged with the fixed-arity operator of their count (`Merge` to `Merge8`).
+    private func mergeOfArity(
+        _ upstreams: [FlowPublisher<Int, FlowError>], into subscriber: TestSubscriber<Int, FlowError>
+    ) {
+        let u = upstreams
+        switch u.count {
+        case 2: u[0].merge(with: u[1]).subscribe(subscriber)
+        case 3: u[0].merge(with: u[1], u[2]).subscribe(subscriber)
+        case 4: u[0].merge(with: u[1], u[2], u[3]).subscribe(subscriber)
+        case 5: u[0].merge(with: u[1], u[2], u[3], u[4]).subscribe(subscriber)
+        case 6: u[0].merge(with: u[1], u[2], u[3], u[4], u[5]).subscribe(subscriber)
+        case 7: u[0].merge(with: u[1], u[2], u[3], u[4], u[5], u[6]).subscribe(subscriber)
+        case 8: u[0].merge(with: u[1], u[2], u[3], u[4], u[5], u[6], u[7]).subscribe(subscriber)
+        default: Issue.record("no merge operator of arity \(u.count)")
+        }
+    }
+
+    @Test(arguments: 2...8) func everyArityAsksOneValueAtATimeAndWaitsForTheLastFinish(arity: Int) {
+        let upstreams = (0..<arity).map { _ in FlowPublisher<Int, FlowError>() }
+        let subscriber = TestSubscriber<Int, FlowError>(initialDemand: .max(arity))
+        mergeOfArity(upstreams, into: subscriber)
+        for upstream in upstreams {
+            #expect(upstream.subscription?.history == [.requested(.max(1))])
+        }
+        for (index, upstream) in upstreams.enumerated().reversed() {
+            #expect(upstream.send(index) == .max(1))
+        }
+        #expect(subscriber.values == Array((0..<arity).reversed()))
+        for upstream in upstreams.dropLast() { upstream.send(completion: .finished) }
+        #expect(subscriber.completion == nil)
+        upstreams.last?.send(completion: .finished)
+        #expect(subscriber.completion == .finished)
+    }
+
+    @Test(arguments: 2...8) func everyArityFailsOnTheFirstFailureAndCancelsTheRest(arity: Int) {
+        let upstreams = (0..<arity).map { _ in FlowPublisher<Int, FlowError>() }
+        let subscriber = TestSubscriber<Int, FlowError>()
+        mergeOfArity(upstreams, into: subscriber)
+        upstreams[0].send(completion: .finished)
+        upstreams[arity - 1].send(completion: .failure(FlowError(arity)))
+        #expect(subscriber.events == [.subscription, .completion(.failure(FlowError(arity)))])
+        #expect(upstreams[0].subscription?.history == [.requested(.unlimited)])
+        #expect(upstreams[arity - 1].subscription?.history == [.requested(.unlimited)])
+        for upstream in upstreams.dropFirst().dropLast() {
+            #expect(upstream.subscription?.history == [.requested(.unlimited), .cancelled])
+        }
+    }
+
+    @Test(arguments: 2...8) func everyArityCancelsEveryUnfinishedUpstream(arity: Int) {
+        let upstreams = (0..<arity).map { _ in FlowPublisher<Int, FlowError>() }
+        let subscriber = TestSubscriber<Int, FlowError>()
+        mergeOfArity(upstreams, into: subscriber)
+        upstreams[1].send(7)
+        upstreams[0].send(completion: .finished)
+        subscriber.cancel()
+        #expect(upstreams[0].subscription?.history == [.requested(.unlimited)])
+        for upstream in upstreams.dropFirst() {
+            #expect(upstream.subscription?.history == [.requested(.unlimited), .cancelled])
+        }
+        upstreams[1].send(8)
+        #expect(subscriber.events == [.subscription, .value(7)])
+    }
 }
