@@ -10,33 +10,56 @@ private struct Unexpected: Error {}
     // MARK: Combine's shared filter machinery stops the program on events before the subscription
 
     @Test func aValueBeforeTheSubscriptionIsAProgrammerError() async {
-        await #expect(processExitsWith: .failure) { subscribedEarly { $0.removeDuplicates() }.send(1) }
-        await #expect(processExitsWith: .failure) { subscribedEarly { $0.tryRemoveDuplicates(by: ==) }.send(1) }
-        await #expect(processExitsWith: .failure) { subscribedEarly { $0.tryFilter { _ in true } }.send(1) }
-        await #expect(processExitsWith: .failure) { subscribedEarly { $0.tryCompactMap { $0 } }.send(1) }
-        await #expect(processExitsWith: .failure) { subscribedEarly { $0.prefix { _ in true } }.send(1) }
-        await #expect(processExitsWith: .failure) { subscribedEarly { $0.tryPrefix { _ in true } }.send(1) }
+        let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            subscribedEarly { $0.removeDuplicates() }.send(1)
+        }
+        expectTrapMessage(trap1, contains: "RemoveDuplicates received a value before receiving a subscription")
+        let trap2 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            subscribedEarly { $0.tryRemoveDuplicates(by: ==) }.send(1)
+        }
+        expectTrapMessage(trap2, contains: "TryRemoveDuplicates received a value before receiving a subscription")
+        let trap3 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            subscribedEarly { $0.tryFilter { _ in true } }.send(1)
+        }
+        expectTrapMessage(trap3, contains: "TryFilter received a value before receiving a subscription")
+        let trap4 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            subscribedEarly { $0.tryCompactMap { $0 } }.send(1)
+        }
+        expectTrapMessage(trap4, contains: "TryCompactMap received a value before receiving a subscription")
+        let trap5 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            subscribedEarly { $0.prefix { _ in true } }.send(1)
+        }
+        expectTrapMessage(trap5, contains: "PrefixWhile received a value before receiving a subscription")
+        let trap6 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            subscribedEarly { $0.tryPrefix { _ in true } }.send(1)
+        }
+        expectTrapMessage(trap6, contains: "TryPrefixWhile received a value before receiving a subscription")
     }
 
     @Test func aCompletionBeforeTheSubscriptionIsAProgrammerError() async {
-        await #expect(processExitsWith: .failure) {
+        let trap7 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             subscribedEarly { $0.removeDuplicates() }.send(completion: .finished)
         }
-        await #expect(processExitsWith: .failure) {
+        expectTrapMessage(trap7, contains: "RemoveDuplicates received a completion before receiving a subscription")
+        let trap8 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             subscribedEarly { $0.tryFilter { _ in true } }.send(completion: .finished)
         }
-        await #expect(processExitsWith: .failure) {
+        expectTrapMessage(trap8, contains: "TryFilter received a completion before receiving a subscription")
+        let trap9 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             subscribedEarly { $0.prefix { _ in true } }.send(completion: .finished)
         }
+        expectTrapMessage(trap9, contains: "PrefixWhile received a completion before receiving a subscription")
     }
 
     @Test func aRequestBeforeTheSubscriptionIsAProgrammerError() async {
-        await #expect(processExitsWith: .failure) {
+        let trap10 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             subscribedEarly { $0.removeDuplicates() }.innerSubscription?.request(.max(1))
         }
-        await #expect(processExitsWith: .failure) {
+        expectTrapMessage(trap10, contains: "RemoveDuplicates received a request before sending its subscription")
+        let trap11 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             subscribedEarly { $0.tryCompactMap { $0 } }.innerSubscription?.request(.max(1))
         }
+        expectTrapMessage(trap11, contains: "TryCompactMap received a request before sending its subscription")
     }
 
     @Test func cancelBeforeTheSubscriptionEndsTheStreamAndRefusesTheLateSubscription() throws {
@@ -102,16 +125,18 @@ private struct Unexpected: Error {}
     }
 
     @Test func dropWhileRequestForNothingIsAProgrammerError() async {
-        await #expect(processExitsWith: .failure) {
+        let trap12 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
             SelectionUpstream<Int, Never>().drop { _ in true }.subscribe(subscriber)
             subscriber.request(.none)
         }
-        await #expect(processExitsWith: .failure) {
+        expectTrapMessage(trap12, contains: "A subscription's demand must be greater than zero, got max(0)")
+        let trap13 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let subscriber = TestSubscriber<Int, any Error>(initialDemand: .none)
             SelectionUpstream<Int, Never>().tryDrop { _ in true }.subscribe(subscriber)
             subscriber.request(.none)
         }
+        expectTrapMessage(trap13, contains: "A subscription's demand must be greater than zero, got max(0)")
     }
 
     @Test func dropWhileMirrorHasNoChildren() throws {

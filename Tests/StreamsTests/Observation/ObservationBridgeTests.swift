@@ -57,10 +57,12 @@ final class TitleViewModel: ObservableObject {
     }
 
     @Test func observedPublisherNeedsALiveModel() async {
-        await #expect(processExitsWith: .failure) {
+        let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let publisher = ObservedModel().publisher(for: \.count, scheduler: DispatchQueue.test)
             _ = ObservedPublisher(publisher: publisher)
         }
+        expectTrapMessage(
+            trap1, contains: "ObservedPublisher(publisher:) needs a value: the observed model is deallocated")
     }
 
     @Test func theWrappedValueOfAnObservedPublisherIsTracked() {

@@ -66,12 +66,13 @@ import Testing
     }
 
     @Test func requestingZeroStops() async {
-        await #expect(processExitsWith: .failure) {
+        let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let model = ObservedModel()
             let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
             model.publisher(for: \.count, scheduler: DispatchQueue.test).subscribe(subscriber)
             subscriber.request(.none)
         }
+        expectTrapMessage(trap1, contains: "A subscription's demand must be greater than zero, got max(0)")
     }
 
     @Test func describesItsSubscription() throws {

@@ -238,12 +238,13 @@ private final class Page {
     }
 
     @Test func aValueNobodyRequestedIsAProgrammerError() async {
-        await #expect(processExitsWith: .failure) {
+        let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let publisher = BridgePublisher<Int, Never>()
             let iterator = publisher.values.makeAsyncIterator()
             publisher.send(1)
             withExtendedLifetime(iterator) {}
         }
+        expectTrapMessage(trap1, contains: "An async sequence of a publisher received a value it did not request")
     }
 
     @Test func concurrentProducersDeliverEveryValueExactlyOnce() async {

@@ -66,7 +66,7 @@ import Testing
     }
 
     @Test func sendingFromInsideTheCustomErrorClosureIsAProgrammerError() async {
-        await #expect(processExitsWith: .failure) {
+        let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let upstream = SelectionUpstream<Int, Never>()
             let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
             upstream.buffer(
@@ -78,6 +78,8 @@ import Testing
             ).subscribe(subscriber)
             upstream.send(1)
         }
+        expectTrapMessage(
+            trap1, contains: "buffer(size:prefetch:whenFull:) received a value from inside its customError closure")
     }
 
     // MARK: Completion

@@ -140,16 +140,17 @@ import Testing
     }
 
     @Test func aValueNobodyAskedForStopsTheProgram() async {
-        await #expect(processExitsWith: .failure) {
+        let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let upstream = FlowPublisher<Int, FlowError>()
             let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
             upstream.catch { _ in Just(0) }.subscribe(subscriber)
             upstream.send(1)
         }
+        expectTrapMessage(trap1, contains: "Catch received a value from its upstream with no outstanding demand")
     }
 
     @Test func aSecondUpstreamFailureStopsTheProgram() async {
-        await #expect(processExitsWith: .failure) {
+        let trap2 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let upstream = FlowPublisher<Int, FlowError>()
             let replacement = FlowPublisher<Int, Never>()
             let subscriber = TestSubscriber<Int, Never>()
@@ -157,10 +158,13 @@ import Testing
             upstream.send(completion: .failure(FlowError()))
             upstream.send(completion: .failure(FlowError()))
         }
+        expectTrapMessage(
+            trap2,
+            contains: "Catch received a failure from its upstream before its subscription or after an earlier failure")
     }
 
     @Test func anUpstreamFailureFromInsideTheHandlerStopsTheProgram() async {
-        await #expect(processExitsWith: .failure) {
+        let trap3 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let upstream = FlowPublisher<Int, FlowError>()
             let subscriber = TestSubscriber<Int, Never>()
             upstream.catch { _ -> Just<Int> in
@@ -169,6 +173,9 @@ import Testing
             }.subscribe(subscriber)
             upstream.send(completion: .failure(FlowError()))
         }
+        expectTrapMessage(
+            trap3,
+            contains: "Catch received a failure from its upstream before its subscription or after an earlier failure")
     }
 
     @Test func completionsAfterTheEndAreIgnored() {
@@ -372,10 +379,11 @@ import Testing
     }
 
     @Test func aValueNobodyAskedForStopsTheProgram() async {
-        await #expect(processExitsWith: .failure) {
+        let trap4 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let upstream = FlowPublisher<Int, FlowError>()
             upstream.tryCatch { _ in Just(0) }.subscribe(AnySubscriber<Int, any Error>())
             upstream.send(1)
         }
+        expectTrapMessage(trap4, contains: "TryCatch received a value from its upstream with no outstanding demand")
     }
 }

@@ -265,17 +265,19 @@ import Testing
 
     @Test func zeroCountIsAProgrammerErrorOnSubscribe() async {
         _ = Empty<Int, Never>().collect(0)
-        await #expect(processExitsWith: .failure) {
+        let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             Empty<Int, Never>().collect(0).subscribe(TestSubscriber<[Int], Never>())
         }
+        expectTrapMessage(trap1, contains: "collect(_:) needs a count greater than zero, got 0")
     }
 
     @Test func requestingZeroIsAProgrammerError() async {
-        await #expect(processExitsWith: .failure) {
+        let trap2 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let subscriber = TestSubscriber<[Int], Never>(initialDemand: .none)
             Empty<Int, Never>(completeImmediately: false).collect(2).subscribe(subscriber)
             subscriber.request(.none)
         }
+        expectTrapMessage(trap2, contains: "A subscription's demand must be greater than zero, got max(0)")
     }
 
     @Test func equatableWhenUpstreamIs() {

@@ -156,10 +156,11 @@ import Testing
 
     @Test func zeroCountIsAProgrammerErrorOnSubscribe() async {
         _ = Empty<Int, Never>().collect(.byTimeOrCount(DispatchQueue.test, .seconds(1), 0))
-        await #expect(processExitsWith: .failure) {
+        let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             Empty<Int, Never>().collect(.byTimeOrCount(ImmediateScheduler.shared, .seconds(1), 0))
                 .subscribe(TestSubscriber<[Int], Never>())
         }
+        expectTrapMessage(trap1, contains: "collect(.byTimeOrCount(_:_:_:)) needs a count greater than zero, got 0")
     }
 
     @Test func theDocumentationExampleHolds() {

@@ -171,11 +171,12 @@ import Testing
     }
 
     @Test func requestingNothingStopsTheProgram() async {
-        await #expect(processExitsWith: .failure) {
+        let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let subscriber = TestSubscriber<(Int, Int), Never>(initialDemand: .none)
             PassthroughSubject<Int, Never>().combineLatest(PassthroughSubject<Int, Never>()).subscribe(subscriber)
             subscriber.request(.none)
         }
+        expectTrapMessage(trap1, contains: "A subscription's demand must be greater than zero, got max(0)")
     }
 
     // MARK: Completion and failure

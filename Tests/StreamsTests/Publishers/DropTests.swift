@@ -249,17 +249,19 @@ import Testing
 
     @Test func negativeCountIsAProgrammerErrorOnSubscribe() async {
         _ = Empty<Int, Never>().dropFirst(-1)
-        await #expect(processExitsWith: .failure) {
+        let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             Empty<Int, Never>().dropFirst(-1).subscribe(TestSubscriber<Int, Never>())
         }
+        expectTrapMessage(trap1, contains: "dropFirst(_:) needs a non-negative count, got -1")
     }
 
     @Test func requestingZeroIsAProgrammerError() async {
-        await #expect(processExitsWith: .failure) {
+        let trap2 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
             Empty<Int, Never>(completeImmediately: false).dropFirst().subscribe(subscriber)
             subscriber.request(.none)
         }
+        expectTrapMessage(trap2, contains: "A subscription's demand must be greater than zero, got max(0)")
     }
 
     @Test func equatableWhenUpstreamIs() {

@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func droppingAValueBeyondTheDemandIsAProgrammerError() async {
-        await #expect(processExitsWith: .failure) {
+        let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let upstream = SelectionUpstream<Int, Never>()
             let gate = SelectionUpstream<Int, Never>()
             let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
@@ -81,6 +81,7 @@ import Testing
             upstream.send(1)
             upstream.send(2)
         }
+        expectTrapMessage(trap1, contains: "drop(untilOutputFrom:) received a value beyond the demand it requested")
     }
 
     // MARK: Completion and failure

@@ -348,7 +348,7 @@ import Testing
     }
 
     @Test func upstreamCallingFromInsideTheCancellationItsFailureCausesIsAProgrammerError() async {
-        await #expect(processExitsWith: .failure) {
+        let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let upstream = FlowPublisher<FlowPublisher<Int, FlowError>, FlowError>()
             let child = FlowPublisher<Int, FlowError>()
             let subscriber = TestSubscriber<Int, FlowError>()
@@ -357,6 +357,9 @@ import Testing
             child.subscription?.onCancel { upstream.send(completion: .failure(FlowError(2))) }
             upstream.send(completion: .failure(FlowError(1)))
         }
+        expectTrapMessage(
+            trap1,
+            contains: "FlatMap's upstream sent an event while its failure was still cancelling the new publishers")
     }
 
     @Test func upstreamFailureCancelsChildrenAndDropsBufferedValues() {

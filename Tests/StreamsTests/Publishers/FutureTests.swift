@@ -328,10 +328,11 @@ private final class PromiseBox<Output, Failure: Error>: @unchecked Sendable {
     }
 
     @Test func zeroDemandIsAProgrammerError() async {
-        await #expect(processExitsWith: .failure) {
+        let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
             Future<Int, Never> { _ in }.subscribe(subscriber)
             subscriber.request(.none)
         }
+        expectTrapMessage(trap1, contains: "A subscription's demand must be greater than zero, got max(0)")
     }
 }

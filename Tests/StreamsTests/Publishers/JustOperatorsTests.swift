@@ -154,11 +154,17 @@ private func absurd(_ never: Never) -> CreateTestError {}
     }
 
     @Test func negativeDropFirstIsAProgrammerError() async {
-        await #expect(processExitsWith: .failure) { _ = Just(1).dropFirst(-1) }
+        let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Just(1).dropFirst(-1)
+        }
+        expectTrapMessage(trap1, contains: "dropFirst(_:) requires a count of zero or more, got -1")
     }
 
     @Test func negativePrefixIsAProgrammerError() async {
-        await #expect(processExitsWith: .failure) { _ = Just(1).prefix(-1) }
+        let trap2 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Just(1).prefix(-1)
+        }
+        expectTrapMessage(trap2, contains: "prefix(_:) requires a maxLength of zero or more, got -1")
     }
 
     @Test func prependAndAppendNeverAskACollectionForItsCount() {
@@ -169,7 +175,10 @@ private func absurd(_ never: Never) -> CreateTestError {}
     }
 
     @Test func negativeOutputIndexIsAProgrammerError() async {
-        await #expect(processExitsWith: .failure) { _ = Just(1).output(at: -1) }
+        let trap3 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Just(1).output(at: -1)
+        }
+        expectTrapMessage(trap3, contains: "output(at:) requires an index of zero or more, got -1")
     }
 }
 

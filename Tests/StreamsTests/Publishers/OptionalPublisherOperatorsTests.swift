@@ -115,22 +115,37 @@ import Testing
     }
 
     @Test func negativeDropFirstIsAProgrammerError() async {
-        await #expect(processExitsWith: .failure) { _ = Optional(1).publisher.dropFirst(-1) }
+        let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Optional(1).publisher.dropFirst(-1)
+        }
+        expectTrapMessage(trap1, contains: "dropFirst(_:) requires a count of zero or more, got -1")
     }
 
     @Test func negativePrefixIsAProgrammerError() async {
-        await #expect(processExitsWith: .failure) { _ = Optional(1).publisher.prefix(-1) }
+        let trap2 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Optional(1).publisher.prefix(-1)
+        }
+        expectTrapMessage(trap2, contains: "prefix(_:) requires a maxLength of zero or more, got -1")
     }
 
     @Test func negativeOutputIndexIsAProgrammerError() async {
-        await #expect(processExitsWith: .failure) { _ = Optional(1).publisher.output(at: -1) }
+        let trap3 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Optional(1).publisher.output(at: -1)
+        }
+        expectTrapMessage(trap3, contains: "output(at:) requires an index of zero or more, got -1")
     }
 
     @Test func negativeOutputRangeIsAProgrammerError() async {
-        await #expect(processExitsWith: .failure) { _ = Optional(1).publisher.output(in: -1...4) }
+        let trap4 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Optional(1).publisher.output(in: -1...4)
+        }
+        expectTrapMessage(trap4, contains: "output(in:) requires a lower bound of zero or more")
     }
 
     @Test func outputRangeReachingIntMaxIsAProgrammerError() async {
-        await #expect(processExitsWith: .failure) { _ = Optional(1).publisher.output(in: 0..<(Int.max - 1)) }
+        let trap5 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Optional(1).publisher.output(in: 0..<(Int.max - 1))
+        }
+        expectTrapMessage(trap5, contains: "output(in:) requires an upper bound below Int.max - 1")
     }
 }

@@ -67,10 +67,11 @@ import Testing
     }
 
     @Test func zeroDemandIsAProgrammerError() async {
-        await #expect(processExitsWith: .failure) {
+        let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
             Optional(1).publisher.subscribe(subscriber)
             subscriber.request(.none)
         }
+        expectTrapMessage(trap1, contains: "A subscription's demand must be greater than zero, got max(0)")
     }
 }

@@ -22,28 +22,43 @@ import Testing
     }
 
     @Test func negativePrefixIsAProgrammerError() async {
-        await #expect(processExitsWith: .failure) { _ = Empty<Int, Never>().prefix(-1) }
+        let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Empty<Int, Never>().prefix(-1)
+        }
+        expectTrapMessage(trap1, contains: "Range requires lowerBound <= upperBound")
     }
 
     @Test func negativeIndexIsAProgrammerError() async {
-        await #expect(processExitsWith: .failure) { _ = Empty<Int, Never>().output(at: -1) }
+        let trap2 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Empty<Int, Never>().output(at: -1)
+        }
+        expectTrapMessage(trap2, contains: "Index out of bounds")
     }
 
     @Test func maximumIndexIsAProgrammerError() async {
-        await #expect(processExitsWith: .failure) { _ = Empty<Int, Never>().output(at: .max) }
+        let trap3 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Empty<Int, Never>().output(at: .max)
+        }
+        expectTrapMessage(trap3, contains: "Index out of bounds")
     }
 
     @Test func negativeLowerBoundIsAProgrammerError() async {
-        await #expect(processExitsWith: .failure) { _ = Empty<Int, Never>().output(in: (-1)...) }
-        await #expect(processExitsWith: .failure) {
+        let trap4 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = Empty<Int, Never>().output(in: (-1)...)
+        }
+        expectTrapMessage(
+            trap4, contains: "Publishers.Output needs a non-negative lower bound, got -1..<9223372036854775807")
+        let trap5 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Publishers.Output(upstream: Empty<Int, Never>(), range: -1..<4)
         }
+        expectTrapMessage(trap5, contains: "Publishers.Output needs a non-negative lower bound, got -1..<4")
     }
 
     @Test func negativeUpperBoundIsAProgrammerError() async {
-        await #expect(processExitsWith: .failure) {
+        let trap6 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Publishers.Output(upstream: Empty<Int, Never>(), range: Range(uncheckedBounds: (lower: 1, upper: -1)))
         }
+        expectTrapMessage(trap6, contains: "Range requires lowerBound <= upperBound")
     }
 
     // MARK: Values, demand and completion

@@ -186,36 +186,40 @@ import Testing
     }
 
     @Test func valueAfterCompletionIsAProgrammerError() async {
-        await #expect(processExitsWith: .failure) {
+        let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             var recording = Record<Int, Never>.Recording()
             recording.receive(completion: .finished)
             recording.receive(1)
         }
+        expectTrapMessage(trap1, contains: "A Record.Recording cannot receive a value after its completion")
     }
 
     @Test func secondCompletionIsAProgrammerError() async {
-        await #expect(processExitsWith: .failure) {
+        let trap2 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             var recording = Record<Int, Never>.Recording()
             recording.receive(completion: .finished)
             recording.receive(completion: .finished)
         }
+        expectTrapMessage(trap2, contains: "A Record.Recording cannot receive more than one completion")
     }
 
     @Test func recordingMadeFromOutputIsComplete() async {
-        await #expect(processExitsWith: .failure) {
+        let trap3 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             var recording = Record<Int, Never>.Recording(output: [1])
             recording.receive(2)
         }
+        expectTrapMessage(trap3, contains: "A Record.Recording cannot receive a value after its completion")
     }
 
     @Test func decodedRecordingIsComplete() async {
-        await #expect(processExitsWith: .failure) {
+        let trap4 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let json = Data(#"{"output":[1],"completion":{"success":true}}"#.utf8)
             // A decoding failure must not pass for the crash under test: exit cleanly instead.
             guard var recording = try? JSONDecoder().decode(Record<Int, CreateTestError>.Recording.self, from: json)
             else { exit(0) }
             recording.receive(2)
         }
+        expectTrapMessage(trap4, contains: "A Record.Recording cannot receive a value after its completion")
     }
 
     @Test func aRequestForNoValuesIsIgnored() {

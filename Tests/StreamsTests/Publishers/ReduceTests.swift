@@ -337,11 +337,12 @@ import Testing
     // MARK: Misuse
 
     @Test func requestingZeroIsAProgrammerError() async {
-        await #expect(processExitsWith: .failure) {
+        let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
             Empty<Int, Never>(completeImmediately: false).reduce(0, +).subscribe(subscriber)
             subscriber.request(.none)
         }
+        expectTrapMessage(trap1, contains: "A subscription's demand must be greater than zero, got max(0)")
     }
 }
 

@@ -118,12 +118,13 @@ import Testing
         #expect(just.output == 1)
     }
     @Test func aValueNobodyAskedForStopsTheProgram() async {
-        await #expect(processExitsWith: .failure) {
+        let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let upstream = FlowPublisher<Int, FlowError>()
             let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
             upstream.replaceError(with: 0).subscribe(subscriber)
             upstream.send(1)
         }
+        expectTrapMessage(trap1, contains: "ReplaceError received a value from its upstream with no outstanding demand")
     }
 
     @Test func aCancelBeforeTheSubscriptionArrivesIsIgnored() {

@@ -206,11 +206,12 @@ import Testing
     }
 
     @Test func aValueNobodyAskedForStopsTheProgram() async {
-        await #expect(processExitsWith: .failure) {
+        let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let upstream = FlowPublisher<Int, FlowError>()
             let subscriber = TestSubscriber<Int, FlowError>(initialDemand: .none)
             upstream.retry(2).subscribe(subscriber)
             upstream.send(1)
         }
+        expectTrapMessage(trap1, contains: "Retry received a value from its upstream with no outstanding demand")
     }
 }

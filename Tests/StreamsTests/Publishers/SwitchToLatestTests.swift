@@ -108,21 +108,24 @@ private typealias Inner = FlowPublisher<Int, FlowError>
     }
 
     @Test func aValueNobodyAskedForIsAProgrammerError() async {
-        await #expect(processExitsWith: .failure) {
+        let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let outer = FlowPublisher<Inner, FlowError>()
             outer.switchToLatest().subscribe(TestSubscriber<Int, FlowError>(initialDemand: .none))
             let inner = Inner()
             outer.send(inner)
             inner.send(1)
         }
+        expectTrapMessage(
+            trap1, contains: "SwitchToLatest received a value from its inner publisher with no outstanding demand")
     }
 
     @Test func requestingNothingIsAProgrammerError() async {
-        await #expect(processExitsWith: .failure) {
+        let trap2 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let subscriber = TestSubscriber<Int, FlowError>(initialDemand: .none)
             FlowPublisher<Inner, FlowError>().switchToLatest().subscribe(subscriber)
             subscriber.request(.none)
         }
+        expectTrapMessage(trap2, contains: "A subscription's demand must be greater than zero, got max(0)")
     }
 
     // MARK: Completion and failure
@@ -227,13 +230,14 @@ private typealias Inner = FlowPublisher<Int, FlowError>
     }
 
     @Test func anInnerCompletionBeforeItsSubscriptionIsAProgrammerError() async {
-        await #expect(processExitsWith: .failure) {
+        let trap3 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let outer = FlowPublisher<SelectionUpstream<Int, FlowError>, FlowError>()
             outer.switchToLatest().subscribe(TestSubscriber<Int, FlowError>())
             let inner = SelectionUpstream<Int, FlowError>(sendsSubscription: false)
             outer.send(inner)
             inner.send(completion: .finished)
         }
+        expectTrapMessage(trap3, contains: "SwitchToLatest's inner publisher completed before sending its subscription")
     }
 
     @Test func secondSubscriptionsAreCancelled() {

@@ -138,10 +138,15 @@ import Testing
 
     @Test func immediateSchedulerStopsTheProgramAsInCombine() async {
         // Its timer would fire while the subscription is being set up.
-        await #expect(processExitsWith: .failure) {
+        let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let subscriber = TestSubscriber<Int, Never>()
             [1, 2].publisher.timeout(.seconds(10), scheduler: ImmediateScheduler.shared).subscribe(subscriber)
         }
+        expectTrapMessage(
+            trap1,
+            contains:
+                "timeout(_:scheduler:) needs a scheduler that runs its timer later, not while it is set: its timer fired during the subscription (ImmediateScheduler cannot be used)"
+        )
     }
 
     // MARK: Delivery

@@ -178,11 +178,12 @@ import Testing
     }
 
     @Test func requestingNothingStopsTheProgram() async {
-        await #expect(processExitsWith: .failure) {
+        let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let subscriber = TestSubscriber<(Int, Int), Never>(initialDemand: .none)
             Just(1).zip(Just(2)).subscribe(subscriber)
             subscriber.request(.none)
         }
+        expectTrapMessage(trap1, contains: "A subscription's demand must be greater than zero, got max(0)")
     }
 
     // MARK: Completion and failure

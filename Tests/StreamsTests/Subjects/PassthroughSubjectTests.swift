@@ -453,12 +453,13 @@ import Testing
     }
 
     @Test func zeroDemandIsAProgrammerError() async {
-        await #expect(processExitsWith: .failure) {
+        let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let subject = PassthroughSubject<Int, Never>()
             let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
             subject.subscribe(subscriber)
             subscriber.request(.none)
         }
+        expectTrapMessage(trap1, contains: "A subscription's demand must be greater than zero, got max(0)")
     }
 
     // MARK: Lifetime, as in Combine

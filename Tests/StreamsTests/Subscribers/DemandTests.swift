@@ -116,8 +116,9 @@ import Testing
     }
 
     @Test func negativeMaxIsAProgrammerError() async {
-        await #expect(processExitsWith: .failure) {
+        let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = Subscribers.Demand.max(Int(CommandLine.arguments.count) - 100)
         }
+        expectTrapMessage(trap1, contains: "Subscribers.Demand.max requires a non-negative number of elements, got -97")
     }
 }

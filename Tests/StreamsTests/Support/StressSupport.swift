@@ -955,3 +955,13 @@ final class StressLeakProbe: @unchecked Sendable {
         return alive
     }
 }
+
+/// Checks that an exit test's process stopped with a message naming the rule broken (`rule`), not
+/// merely that it stopped: a crash for any other reason, a test helper's own precondition say,
+/// fails the check.
+func expectTrapMessage(
+    _ result: ExitTest.Result?, contains rule: String, sourceLocation: SourceLocation = #_sourceLocation
+) {
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains(rule), "the process stopped with: \(message)", sourceLocation: sourceLocation)
+}
