@@ -301,10 +301,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     }
 
     /// The state of one repeating action: whether it was cancelled, and the ticket of its next run.
-    private final class Repetition:
-        @unchecked Sendable
-    {
-        // @unchecked: both properties are guarded by `lock`.
+    private final class Repetition: @unchecked Sendable {  // @unchecked: both properties are guarded by `lock`.
         private let lock = Lock()
         private var cancelled = false
         private var ticket: Int?

@@ -2,10 +2,7 @@ import Streams
 
 /// Where a test scheduler keeps the clock view of its time, made on first use, so that every use of
 /// `clock` sees the same clock (and the same waiting sleeps).
-final class ClockViewSlot:
-    @unchecked Sendable
-{
-    // @unchecked: `clock` is guarded by `lock`.
+final class ClockViewSlot: @unchecked Sendable {  // @unchecked: `clock` is guarded by `lock`.
     private let lock = Lock()
     private var clock: (any Sendable)?
 

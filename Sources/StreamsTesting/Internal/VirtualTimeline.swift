@@ -6,10 +6,7 @@ import Streams
 /// ``TestScheduler`` keeps its actions here, and a ``TestClock`` keeps its sleeps here, either on a
 /// time line of its own or on the one of the scheduler it is a view of. Actions run outside the lock,
 /// on the thread (or, for the `async` forms, the executor) of whoever advances.
-final class VirtualTimeline<Instant: Comparable>:
-    @unchecked Sendable
-{
-    // @unchecked: all mutable state is guarded by `lock`; actions run outside it.
+final class VirtualTimeline<Instant: Comparable>: @unchecked Sendable {  // @unchecked: state guarded by `lock`.
 
     /// One piece of waiting work; `ticket` orders equal instants and identifies it for cancellation.
     private struct Entry {
