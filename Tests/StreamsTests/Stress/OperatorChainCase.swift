@@ -429,6 +429,8 @@ enum ChainFailure: Error, Equatable, Sendable {
     case sent
     /// Thrown by the closure of a `try` operator.
     case thrown
+    /// Made by `timeout(_:scheduler:customError:)` when the time ran out.
+    case timedOut
     /// Any other error (which no chain should fail with).
     case foreign
 

@@ -15,23 +15,10 @@ import Testing
     /// How many mismatches a test reports in full before it stops.
     static let reportedFailureLimit = 5
 
-    static var seed: UInt64 {
-        guard let text = ProcessInfo.processInfo.environment["STREAMS_MODEL_SEED"] else { return defaultSeed }
-        let parsed = text.hasPrefix("0x") ? UInt64(text.dropFirst(2), radix: 16) : UInt64(text)
-        guard let parsed else { preconditionFailure("STREAMS_MODEL_SEED is not a number: \(text)") }
-        return parsed
-    }
-
-    static var caseCount: Int {
-        ProcessInfo.processInfo.environment["STREAMS_MODEL_CASES"].flatMap { Int($0) } ?? defaultCaseCount
-    }
+    static var seed: UInt64 { ModelRun.seed(default: defaultSeed) }
 
     /// The cases to play: all of them, or the one `STREAMS_MODEL_CASE` names.
-    static var cases: Range<Int> {
-        guard let text = ProcessInfo.processInfo.environment["STREAMS_MODEL_CASE"] else { return 0..<caseCount }
-        guard let index = Int(text) else { preconditionFailure("STREAMS_MODEL_CASE is not a number: \(text)") }
-        return index..<(index + 1)
-    }
+    static var cases: Range<Int> { ModelRun.cases(default: defaultCaseCount) }
 
     @Test func sequenceSourcedChainsMatchTheModel() {
         checkChains(subjectSourced: false, stream: 1)

@@ -1,0 +1,293 @@
+import Streams
+
+// The parts of the timed reference that do not depend on time: the protocols its stages speak, the
+// sources, the synchronous operators and the scripted subscriber. Each follows Combine's documented
+// rules in the simplest single-threaded way.
+
+/// The reference's subscription.
+protocol ReferenceSubscription: AnyObject {
+    func request(_ demand: ModelDemand)
+    func cancel()
+}
+
+/// The reference's subscriber.
+protocol ReferenceSubscriber: AnyObject {
+    func receive(subscription: any ReferenceSubscription)
+    func receive(_ value: Int) -> ModelDemand
+    func receive(completion: Subscribers.Completion<ChainFailure>)
+}
+
+/// A reference publisher: what subscribing to it does.
+typealias ReferencePublisher = (any ReferenceSubscriber) -> Void
+
+/// A `PassthroughSubject` with one subscriber at a time: a value sent without demand is dropped; a
+/// subscriber that comes after the completion gets a subscription and the completion at once.
+final class ReferenceSubject: ReferenceSubscription {
+    private var downstream: (any ReferenceSubscriber)?
+    private var demand = ModelDemand.none
+    private var completion: Subscribers.Completion<ChainFailure>?
+
+    func subscribe(_ subscriber: any ReferenceSubscriber) {
+        if let completion {
+            subscriber.receive(subscription: ReferenceEmptySubscription())
+            subscriber.receive(completion: completion)
+            return
+        }
+        downstream = subscriber
+        demand = .none
+        subscriber.receive(subscription: self)
+    }
+
+    func send(_ value: Int) {
+        guard let downstream, demand.isPositive else { return }
+        demand.consumeOne()
+        let more = downstream.receive(value)
+        if self.downstream != nil { demand += more }
+    }
+
+    func send(completion: Subscribers.Completion<ChainFailure>) {
+        guard self.completion == nil else { return }
+        self.completion = completion
+        let subscriber = downstream
+        downstream = nil
+        subscriber?.receive(completion: completion)
+    }
+
+    func request(_ more: ModelDemand) {
+        if downstream != nil { demand += more }
+    }
+
+    func cancel() {
+        downstream = nil
+    }
+}
+
+/// A subscription that has nothing to give (a completed subject's).
+final class ReferenceEmptySubscription: ReferenceSubscription {
+    func request(_ demand: ModelDemand) {}
+    func cancel() {}
+}
+
+/// A timer, autoconnected: it starts ticking when subscribed (after handing over the subscription),
+/// ticks every `interval` with the time, drops a tick nobody asked for, and stops when cancelled.
+final class ReferenceTimer: ReferenceSubscription {
+    private let timeline: ReferenceTimeline
+    private let interval: Int
+    private var downstream: (any ReferenceSubscriber)?
+    private var demand = ModelDemand.none
+    private var repetition: ReferenceRepetition?
+
+    init(every interval: Int, on timeline: ReferenceTimeline) {
+        self.interval = interval
+        self.timeline = timeline
+    }
+
+    func subscribe(_ subscriber: any ReferenceSubscriber) {
+        downstream = subscriber
+        subscriber.receive(subscription: self)
+        guard downstream != nil else { return }
+        repetition = timeline.scheduleRepeating(after: interval, every: interval) { [self] in tick() }
+    }
+
+    private func tick() {
+        guard let downstream, demand.isPositive else { return }
+        demand.consumeOne()
+        let more = downstream.receive(timeline.now)
+        if self.downstream != nil { demand += more }
+    }
+
+    func request(_ more: ModelDemand) {
+        if downstream != nil { demand += more }
+    }
+
+    func cancel() {
+        downstream = nil
+        repetition?.cancel()
+    }
+}
+
+/// An operator that hands everything on unchanged; the synchronous operators change what they need.
+class ReferenceRelay: ReferenceSubscriber, ReferenceSubscription {
+    var upstream: (any ReferenceSubscription)?
+    var downstream: (any ReferenceSubscriber)?
+
+    init(downstream: any ReferenceSubscriber) {
+        self.downstream = downstream
+    }
+
+    func receive(subscription: any ReferenceSubscription) {
+        upstream = subscription
+        downstream?.receive(subscription: self)
+    }
+
+    func receive(_ value: Int) -> ModelDemand {
+        downstream?.receive(value) ?? .none
+    }
+
+    func receive(completion: Subscribers.Completion<ChainFailure>) {
+        let subscriber = downstream
+        downstream = nil
+        upstream = nil
+        subscriber?.receive(completion: completion)
+    }
+
+    func request(_ demand: ModelDemand) {
+        upstream?.request(demand)
+    }
+
+    func cancel() {
+        downstream = nil
+        let subscription = upstream
+        upstream = nil
+        subscription?.cancel()
+    }
+}
+
+/// `map`, `filter`, `compactMap` and `scan`, which, as in Combine, hand the upstream's subscription
+/// on as it is and keep no state of their own: what the upstream sends after a cancel still passes
+/// through them. A value that is dropped asks upstream for one more.
+final class ReferencePassThrough: ReferenceSubscriber {
+    private let downstream: any ReferenceSubscriber
+    private let transform: (Int) -> Int?
+
+    /// `transform` returns the value to publish, or `nil` to drop the input.
+    init(downstream: any ReferenceSubscriber, transform: @escaping (Int) -> Int?) {
+        self.downstream = downstream
+        self.transform = transform
+    }
+
+    func receive(subscription: any ReferenceSubscription) {
+        downstream.receive(subscription: subscription)
+    }
+
+    func receive(_ value: Int) -> ModelDemand {
+        guard let output = transform(value) else { return .max(1) }
+        return downstream.receive(output)
+    }
+
+    func receive(completion: Subscribers.Completion<ChainFailure>) {
+        downstream.receive(completion: completion)
+    }
+}
+
+/// `removeDuplicates()`, which keeps a subscription of its own: after a cancel or the completion it
+/// passes nothing on. A repeated value asks upstream for one more.
+final class ReferenceRemoveDuplicates: ReferenceRelay {
+    private var previous: Int?
+
+    override func receive(_ value: Int) -> ModelDemand {
+        guard let downstream else { return .none }
+        defer { previous = value }
+        return previous == value ? .max(1) : downstream.receive(value)
+    }
+}
+
+/// `prefix(_:)`: after the `count`-th value, cancels upstream and finishes. As Combine's `Output`
+/// does, it counts and passes on values whatever its state: a value an upstream sends after a cancel
+/// (a `delay` whose upstream has completed keeps sending) still reaches the subscriber, up to the
+/// count.
+final class ReferencePrefix: ReferenceSubscriber, ReferenceSubscription {
+    private let downstream: any ReferenceSubscriber
+    private var status = ReferenceStatus.awaiting
+    private var remaining: Int
+
+    init(downstream: any ReferenceSubscriber, count: Int) {
+        self.downstream = downstream
+        remaining = count
+    }
+
+    func receive(subscription: any ReferenceSubscription) {
+        status = .subscribed(subscription)
+        downstream.receive(subscription: self)
+    }
+
+    func receive(_ value: Int) -> ModelDemand {
+        guard remaining > 0 else {
+            finish()
+            return .none
+        }
+        remaining -= 1
+        let demand = downstream.receive(value)
+        if remaining == 0 { finish() }
+        return demand
+    }
+
+    /// Cancels upstream and finishes, unless the stream already ended.
+    private func finish() {
+        guard let subscription = status.subscription else { return }
+        status = .terminal
+        subscription.cancel()
+        downstream.receive(completion: .finished)
+    }
+
+    func receive(completion: Subscribers.Completion<ChainFailure>) {
+        guard status.isSubscribed else { return }
+        status = .terminal
+        downstream.receive(completion: completion)
+    }
+
+    func request(_ demand: ModelDemand) {
+        status.subscription?.request(demand)
+    }
+
+    func cancel() {
+        let subscription = status.subscription
+        status = .terminal
+        subscription?.cancel()
+    }
+}
+
+/// The subscriber of a timed case: follows its ``SubscriberScript`` and records what it sees with
+/// the time.
+final class ReferenceRecorder: ReferenceSubscriber {
+    private let script: SubscriberScript
+    private let timeline: ReferenceTimeline
+    private var subscription: (any ReferenceSubscription)?
+    private var received = 0
+    private(set) var events: [TimedEvent] = []
+    private(set) var isDone = false
+
+    init(script: SubscriberScript, timeline: ReferenceTimeline) {
+        self.script = script
+        self.timeline = timeline
+    }
+
+    func receive(subscription: any ReferenceSubscription) {
+        events.append(TimedEvent(time: timeline.now, event: .subscription))
+        self.subscription = subscription
+        if script.initialDemand.isPositive { subscription.request(script.initialDemand) }
+    }
+
+    func receive(_ value: Int) -> ModelDemand {
+        events.append(TimedEvent(time: timeline.now, event: .value(value)))
+        received += 1
+        let inside = script.request(insideValue: received)
+        if inside.isPositive { subscription?.request(inside) }
+        if received == script.cancelAtValue { cancel() }
+        return isDone ? .none : script.demand(afterValue: received)
+    }
+
+    func receive(completion: Subscribers.Completion<ChainFailure>) {
+        switch completion {
+        case .finished: events.append(TimedEvent(time: timeline.now, event: .finished))
+        case .failure(let failure): events.append(TimedEvent(time: timeline.now, event: .failure(failure)))
+        }
+        isDone = true
+        subscription = nil
+    }
+
+    /// A scripted request.
+    func request(_ demand: ModelDemand) {
+        guard !isDone else { return }
+        subscription?.request(demand)
+    }
+
+    /// Cancels, once.
+    func cancel() {
+        guard !isDone else { return }
+        isDone = true
+        let current = subscription
+        subscription = nil
+        current?.cancel()
+    }
+}

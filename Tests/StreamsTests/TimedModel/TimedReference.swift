@@ -1,0 +1,131 @@
+import Streams
+
+/// Plays a ``TimedCase`` through the reference: the stages of ``ReferenceStages`` and
+/// ``ReferenceTimeOperators`` on a ``ReferenceTimeline``.
+enum TimedReference {
+    /// What the subscriber saw, with times: up to the horizon, and then, after it cancelled there,
+    /// whatever the work left on the time line delivered.
+    static func play(_ timedCase: TimedCase) -> [TimedEvent] {
+        let timeline = ReferenceTimeline()
+        let recorder = ReferenceRecorder(script: timedCase.subscriber, timeline: timeline)
+        let subjects = (0..<timedCase.source.subjectCount).map { _ in ReferenceSubject() }
+        for scripted in timedCase.steps {
+            timeline.schedule(after: scripted.time) {
+                switch scripted.step {
+                case .send(let value): subjects[scripted.upstream].send(value)
+                case .finish: subjects[scripted.upstream].send(completion: .finished)
+                case .fail: subjects[scripted.upstream].send(completion: .failure(.sent))
+                case .request(let demand): recorder.request(demand)
+                case .cancel: recorder.cancel()
+                }
+            }
+        }
+        var publisher: ReferencePublisher
+        switch timedCase.source {
+        case .subject: publisher = subjects[0].subscribe
+        case .combined(let op): publisher = combine(subjects.map { $0.subscribe }, with: op)
+        case .timer(let interval): publisher = { ReferenceTimer(every: interval, on: timeline).subscribe($0) }
+        }
+        for op in timedCase.operators {
+            publisher = apply(op, to: publisher, timeline: timeline)
+        }
+        publisher(recorder)
+        _ = timeline.run(until: timedCase.horizon)
+        recorder.cancel()
+        _ = timeline.run(until: nil)
+        return recorder.events
+    }
+
+    /// The publisher `op` makes of `upstreams`.
+    private static func combine(_ upstreams: [ReferencePublisher], with op: CombiningOperator) -> ReferencePublisher {
+        switch op {
+        case .merge(let count), .mergeMany(let count):
+            return { ReferenceMerge(downstream: $0, count: count).start(upstreams) }
+        case .zip(let count):
+            return { ReferenceZip(downstream: $0, count: count).start(upstreams) }
+        case .combineLatest(let count):
+            return { ReferenceCombineLatest(downstream: $0, count: count).start(upstreams) }
+        case .append:
+            return {
+                ReferenceHandover(downstream: $0, catching: false, second: upstreams[1]).start(first: upstreams[0])
+            }
+        case .prepend:
+            return {
+                ReferenceHandover(downstream: $0, catching: false, second: upstreams[0]).start(first: upstreams[1])
+            }
+        case .catchWithSecond:
+            return {
+                ReferenceHandover(downstream: $0, catching: true, second: upstreams[1]).start(first: upstreams[0])
+            }
+        case .prefixUntilOutput:
+            return { ReferencePrefixUntilOutput(downstream: $0).start(upstream: upstreams[0], other: upstreams[1]) }
+        case .dropUntilOutput:
+            return { ReferenceDropUntilOutput(downstream: $0).start(upstream: upstreams[0], other: upstreams[1]) }
+        }
+    }
+
+    /// The publisher `op` makes of `upstream`.
+    private static func apply(
+        _ op: TimedOperator, to upstream: @escaping ReferencePublisher, timeline: ReferenceTimeline
+    ) -> ReferencePublisher {
+        switch op {
+        case .map(let transform):
+            return { upstream(ReferencePassThrough(downstream: $0, transform: transform.apply)) }
+        case .filter(let predicate):
+            return { upstream(ReferencePassThrough(downstream: $0) { predicate.test($0) ? $0 : nil }) }
+        case .compactMap(let transform):
+            return { upstream(ReferencePassThrough(downstream: $0, transform: transform.apply)) }
+        case .scan(let accumulation):
+            return { downstream in
+                var result = accumulation.initial
+                upstream(
+                    ReferencePassThrough(downstream: downstream) {
+                        result = accumulation.combine(result, $0)
+                        return result
+                    })
+            }
+        case .removeDuplicates:
+            return { upstream(ReferenceRemoveDuplicates(downstream: $0)) }
+        case .prefix(let count):
+            return { upstream(ReferencePrefix(downstream: $0, count: count)) }
+        case .debounce(let interval):
+            return { upstream(ReferenceDebounce(downstream: $0, interval: interval, timeline: timeline)) }
+        case .throttle(let interval, let latest):
+            return {
+                upstream(ReferenceThrottle(downstream: $0, interval: interval, latest: latest, timeline: timeline))
+            }
+        case .delay(let interval):
+            return {
+                upstream(
+                    ReferenceScheduledEvents(downstream: $0, interval: interval, deadline: nil, timeline: timeline))
+            }
+        case .receiveOn:
+            return {
+                upstream(ReferenceScheduledEvents(downstream: $0, interval: 0, deadline: nil, timeline: timeline))
+            }
+        case .timeout(let interval, let fails):
+            return {
+                upstream(
+                    ReferenceScheduledEvents(
+                        downstream: $0, interval: 0,
+                        deadline: ReferenceScheduledEvents.Deadline(interval: interval, fails: fails),
+                        timeline: timeline))
+            }
+        case .collectByTime(let interval):
+            return {
+                upstream(ReferenceCollectByTime(downstream: $0, interval: interval, count: nil, timeline: timeline))
+            }
+        case .collectByTimeOrCount(let interval, let count):
+            return {
+                upstream(ReferenceCollectByTime(downstream: $0, interval: interval, count: count, timeline: timeline))
+            }
+        case .measureInterval:
+            return { upstream(ReferenceMeasureInterval(downstream: $0, timeline: timeline)) }
+        case .subscribeOn:
+            return { downstream in
+                let inner = ReferenceSubscribeOn(downstream: downstream, timeline: timeline)
+                timeline.schedule { upstream(inner) }
+            }
+        }
+    }
+}
