@@ -431,6 +431,8 @@ enum ChainFailure: Error, Equatable, Sendable {
     case thrown
     /// Made by `timeout(_:scheduler:customError:)` when the time ran out.
     case timedOut
+    /// Made by a full `buffer(size:prefetch:whenFull:)` with a custom error.
+    case full
     /// Any other error (which no chain should fail with).
     case foreign
 

@@ -19,11 +19,23 @@ enum CombiningOperator: Equatable, Sendable, CustomStringConvertible {
     case prefixUntilOutput
     /// `subjects[0].drop(untilOutputFrom: subjects[1])`.
     case dropUntilOutput
+    /// `subjects[0].map { subjects[1 + $0 % (count - 1)] }.switchToLatest()`.
+    case switchToLatest(Int)
+    /// `subjects[0].flatMap(maxPublishers:) { subjects[1 + $0 % (count - 1)] }`, at most so many
+    /// publishers at once (`nil`: unlimited).
+    case flatMap(Int, maxPublishers: Int?)
+    /// `Deferred { subjects[attempt] }.retry(retries)`: each subscription takes the next subject (the
+    /// last one once they run out).
+    case retry(Int, retries: Int)
+    /// `subjects[0].buffer(size:prefetch:whenFull:)`.
+    case buffer(size: Int, keepFull: Bool, whenFull: BufferFullness)
 
     var upstreamCount: Int {
         switch self {
         case .merge(let count), .mergeMany(let count), .zip(let count), .combineLatest(let count): count
         case .append, .prepend, .catchWithSecond, .prefixUntilOutput, .dropUntilOutput: 2
+        case .switchToLatest(let count), .flatMap(let count, _), .retry(let count, _): count
+        case .buffer: 1
         }
     }
 
@@ -39,11 +51,18 @@ enum CombiningOperator: Equatable, Sendable, CustomStringConvertible {
         case .catchWithSecond: "subjects[0].catch { _ in subjects[1] }"
         case .prefixUntilOutput: "subjects[0].prefix(untilOutputFrom: subjects[1])"
         case .dropUntilOutput: "subjects[0].drop(untilOutputFrom: subjects[1])"
+        case .switchToLatest(let count): "subjects[0].map { subjects[1 + $0 % \(count - 1)] }.switchToLatest()"
+        case .flatMap(let count, let maxPublishers):
+            "subjects[0].flatMap(maxPublishers: \(maxPublishers.map { ".max(\($0))" } ?? ".unlimited")) "
+                + "{ subjects[1 + $0 % \(count - 1)] }"
+        case .retry(_, let retries): "Deferred { subjects[attempt] }.retry(\(retries))"
+        case .buffer(let size, let keepFull, let whenFull):
+            "subjects[0].buffer(size: \(size), prefetch: \(keepFull ? ".keepFull" : ".byRequest"), whenFull: \(whenFull))"
         }
     }
 
     static func random(using random: inout SeededRandom) -> CombiningOperator {
-        switch random.int(in: 0...8) {
+        switch random.int(in: 0...12) {
         case 0: .merge(random.int(in: 2...8))
         case 1: .mergeMany(random.int(in: 1...5))
         case 2: .zip(random.int(in: 2...4))
@@ -52,7 +71,14 @@ enum CombiningOperator: Equatable, Sendable, CustomStringConvertible {
         case 5: .prepend
         case 6: .catchWithSecond
         case 7: .prefixUntilOutput
-        default: .dropUntilOutput
+        case 8: .dropUntilOutput
+        case 9: .switchToLatest(random.int(in: 2...4))
+        case 10: .flatMap(random.int(in: 2...4), maxPublishers: random.chance(30) ? nil : random.int(in: 1...3))
+        case 11: .retry(random.int(in: 1...4), retries: random.int(in: 0...3))
+        default:
+            .buffer(
+                size: random.int(in: 1...4), keepFull: random.chance(50),
+                whenFull: random.pick([.dropNewest, .dropOldest, .fail]))
         }
     }
 }

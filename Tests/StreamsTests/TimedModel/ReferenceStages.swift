@@ -20,12 +20,36 @@ protocol ReferenceSubscriber: AnyObject {
 /// A reference publisher: what subscribing to it does.
 typealias ReferencePublisher = (any ReferenceSubscriber) -> Void
 
-/// A `PassthroughSubject` with one subscriber at a time: a value sent without demand is dropped; a
-/// subscriber that comes after the completion gets a subscription and the completion at once.
-final class ReferenceSubject: ReferenceSubscription {
-    private var downstream: (any ReferenceSubscriber)?
-    private var demand = ModelDemand.none
+/// A `PassthroughSubject`: each subscriber has its own demand, and a value sent without it is dropped
+/// for that subscriber; values go to the subscribers in the order they subscribed; a subscriber that
+/// comes after the completion gets a subscription and the completion at once.
+final class ReferenceSubject {
+    /// One subscriber's subscription.
+    private final class Conduit: ReferenceSubscription {
+        private weak var subject: ReferenceSubject?
+        var downstream: (any ReferenceSubscriber)?
+        var demand = ModelDemand.none
+
+        init(subject: ReferenceSubject, downstream: any ReferenceSubscriber) {
+            self.subject = subject
+            self.downstream = downstream
+        }
+
+        func request(_ more: ModelDemand) {
+            if downstream != nil { demand += more }
+        }
+
+        func cancel() {
+            downstream = nil
+            subject?.conduits.removeAll { $0 === self }
+        }
+    }
+
+    private var conduits: [Conduit] = []
     private var completion: Subscribers.Completion<ChainFailure>?
+
+    /// Whether a subscriber is still attached.
+    var hasSubscribers: Bool { conduits.contains { $0.downstream != nil } }
 
     func subscribe(_ subscriber: any ReferenceSubscriber) {
         if let completion {
@@ -33,32 +57,30 @@ final class ReferenceSubject: ReferenceSubscription {
             subscriber.receive(completion: completion)
             return
         }
-        downstream = subscriber
-        demand = .none
-        subscriber.receive(subscription: self)
+        let conduit = Conduit(subject: self, downstream: subscriber)
+        conduits.append(conduit)
+        subscriber.receive(subscription: conduit)
     }
 
     func send(_ value: Int) {
-        guard let downstream, demand.isPositive else { return }
-        demand.consumeOne()
-        let more = downstream.receive(value)
-        if self.downstream != nil { demand += more }
+        for conduit in conduits {
+            guard let downstream = conduit.downstream, conduit.demand.isPositive else { continue }
+            conduit.demand.consumeOne()
+            let more = downstream.receive(value)
+            if conduit.downstream != nil { conduit.demand += more }
+        }
     }
 
     func send(completion: Subscribers.Completion<ChainFailure>) {
         guard self.completion == nil else { return }
         self.completion = completion
-        let subscriber = downstream
-        downstream = nil
-        subscriber?.receive(completion: completion)
-    }
-
-    func request(_ more: ModelDemand) {
-        if downstream != nil { demand += more }
-    }
-
-    func cancel() {
-        downstream = nil
+        let all = conduits
+        conduits = []
+        for conduit in all {
+            let subscriber = conduit.downstream
+            conduit.downstream = nil
+            subscriber?.receive(completion: completion)
+        }
     }
 }
 

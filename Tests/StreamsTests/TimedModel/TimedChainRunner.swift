@@ -9,24 +9,27 @@ enum TimedChainRunner {
 
     struct Outcome {
         var events: [TimedEvent]
-        /// Whether the chain, its subscriber and the closures in it were freed once it ended.
+        /// Whether the chain, its subscriber and the closures in it were freed once the subscriber
+        /// had cancelled and the scheduler had run out, before the subjects finished.
+        var releasedBeforeSubjectsFinished: Bool
+        /// Whether they were freed once every subject had finished too.
         var released: Bool
     }
 
     /// Builds the chain, takes the steps on the scheduler up to the horizon, cancels there if the
-    /// subscriber is still subscribed, runs what is left on the scheduler and checks that everything
-    /// but the source was freed.
+    /// subscriber is still subscribed, runs what is left on the scheduler and checks what was freed;
+    /// then finishes every subject and checks again.
     static func run(_ timedCase: TimedCase) -> Outcome {
         let scheduler = DispatchQueue.test
         let start = scheduler.now
         let subjects = (0..<timedCase.source.subjectCount).map { _ in PassthroughSubject<Int, ChainFailure>() }
         weak var weakSubscriber: TimedScriptedSubscriber?
         weak var weakToken: Tracked?
-        var events: [TimedEvent] = []
+        let log = TimedEventLog()
         do {
             // Captured by the closures in the chain: it outlives the chain only if something leaks.
             let token = Tracked()
-            let subscriber = TimedScriptedSubscriber(script: timedCase.subscriber) {
+            let subscriber = TimedScriptedSubscriber(script: timedCase.subscriber, log: log) {
                 seconds(start.distance(to: scheduler.now))
             }
             weakSubscriber = subscriber
@@ -57,11 +60,13 @@ enum TimedChainRunner {
             scheduler.advance(to: start.advanced(by: .seconds(timedCase.horizon)))
             subscriber.cancel()
             scheduler.run()
-            events = subscriber.events
         }
+        let releasedEarly = weakSubscriber == nil && weakToken == nil
+        for subject in subjects { subject.send(completion: .finished) }
+        scheduler.run()
         let released = weakSubscriber == nil && weakToken == nil
         withExtendedLifetime((subjects, scheduler)) {}
-        return Outcome(events: events, released: released)
+        return Outcome(events: log.events, releasedBeforeSubjectsFinished: releasedEarly, released: released)
     }
 
     /// The root of a combining case, over `subjects`.
@@ -105,6 +110,31 @@ enum TimedChainRunner {
             return s[0].catch { _ in token.touch { second } }.eraseToAnyPublisher()
         case .prefixUntilOutput: return s[0].prefix(untilOutputFrom: s[1]).eraseToAnyPublisher()
         case .dropUntilOutput: return s[0].drop(untilOutputFrom: s[1]).eraseToAnyPublisher()
+        case .switchToLatest(let count):
+            return s[0].map { value in token.touch { s[1 + value % (count - 1)] } }.switchToLatest()
+                .eraseToAnyPublisher()
+        case .flatMap(let count, let maxPublishers):
+            return s[0].flatMap(maxPublishers: maxPublishers.map { .max($0) } ?? .unlimited) { value in
+                token.touch { s[1 + value % (count - 1)] }
+            }.eraseToAnyPublisher()
+        case .retry(let count, let retries):
+            let attempts = Tracked()
+            return Deferred { () -> PassthroughSubject<Int, ChainFailure> in
+                token.touch {
+                    let index = min(attempts.value, count - 1)
+                    attempts.value += 1
+                    return s[index]
+                }
+            }.retry(retries).eraseToAnyPublisher()
+        case .buffer(let size, let keepFull, let whenFull):
+            let strategy: Publishers.BufferingStrategy<ChainFailure> =
+                switch whenFull {
+                case .dropNewest: .dropNewest
+                case .dropOldest: .dropOldest
+                case .fail: .customError { token.touch { .full } }
+                }
+            return s[0].buffer(size: size, prefetch: keepFull ? .keepFull : .byRequest, whenFull: strategy)
+                .eraseToAnyPublisher()
         }
     }
 
@@ -181,26 +211,27 @@ final class TimedScriptedSubscriber: Subscriber {
     typealias Failure = ChainFailure
 
     private let script: SubscriberScript
+    private let log: TimedEventLog
     private let clock: () -> Int
     private var subscription: (any Subscription)?
     private var received = 0
-    private(set) var events: [TimedEvent] = []
     private var isDone = false
 
-    /// `clock` tells the time, in seconds since the start.
-    init(script: SubscriberScript, clock: @escaping () -> Int) {
+    /// Records into `log`; `clock` tells the time, in seconds since the start.
+    init(script: SubscriberScript, log: TimedEventLog, clock: @escaping () -> Int) {
         self.script = script
+        self.log = log
         self.clock = clock
     }
 
     func receive(subscription: any Subscription) {
-        events.append(TimedEvent(time: clock(), event: .subscription))
+        log.events.append(TimedEvent(time: clock(), event: .subscription))
         self.subscription = subscription
         if script.initialDemand.isPositive { subscription.request(script.initialDemand.streams) }
     }
 
     func receive(_ input: Int) -> Subscribers.Demand {
-        events.append(TimedEvent(time: clock(), event: .value(input)))
+        log.events.append(TimedEvent(time: clock(), event: .value(input)))
         received += 1
         let inside = script.request(insideValue: received)
         if inside.isPositive { subscription?.request(inside.streams) }
@@ -210,8 +241,8 @@ final class TimedScriptedSubscriber: Subscriber {
 
     func receive(completion: Subscribers.Completion<ChainFailure>) {
         switch completion {
-        case .finished: events.append(TimedEvent(time: clock(), event: .finished))
-        case .failure(let failure): events.append(TimedEvent(time: clock(), event: .failure(failure)))
+        case .finished: log.events.append(TimedEvent(time: clock(), event: .finished))
+        case .failure(let failure): log.events.append(TimedEvent(time: clock(), event: .failure(failure)))
         }
         isDone = true
         subscription = nil
@@ -231,4 +262,10 @@ final class TimedScriptedSubscriber: Subscriber {
         subscription = nil
         current?.cancel()
     }
+}
+
+/// What a ``TimedScriptedSubscriber`` saw, kept apart from it so that it can be read after the
+/// subscriber is gone.
+final class TimedEventLog {
+    var events: [TimedEvent] = []
 }

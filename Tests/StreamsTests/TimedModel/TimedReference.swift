@@ -4,8 +4,16 @@ import Streams
 /// ``ReferenceTimeOperators`` on a ``ReferenceTimeline``.
 enum TimedReference {
     /// What the subscriber saw, with times: up to the horizon, and then, after it cancelled there,
-    /// whatever the work left on the time line delivered.
+    /// whatever the work left on the time line delivered, and whatever finishing every subject
+    /// delivered after that.
     static func play(_ timedCase: TimedCase) -> [TimedEvent] {
+        playInFull(timedCase).events
+    }
+
+    /// What ``play(_:)`` gives, and whether, once the subscriber cancelled and the time line ran
+    /// out, a subject still held a subscriber of the chain (as Combine's `flatMap` leaves its
+    /// upstream subscribed after a publisher fails).
+    static func playInFull(_ timedCase: TimedCase) -> (events: [TimedEvent], subjectsHoldTheChain: Bool) {
         let timeline = ReferenceTimeline()
         let recorder = ReferenceRecorder(script: timedCase.subscriber, timeline: timeline)
         let subjects = (0..<timedCase.source.subjectCount).map { _ in ReferenceSubject() }
@@ -33,7 +41,10 @@ enum TimedReference {
         _ = timeline.run(until: timedCase.horizon)
         recorder.cancel()
         _ = timeline.run(until: nil)
-        return recorder.events
+        let held = subjects.contains(where: \.hasSubscribers)
+        for subject in subjects { subject.send(completion: .finished) }
+        _ = timeline.run(until: nil)
+        return (recorder.events, held)
     }
 
     /// The publisher `op` makes of `upstreams`.
@@ -61,6 +72,28 @@ enum TimedReference {
             return { ReferencePrefixUntilOutput(downstream: $0).start(upstream: upstreams[0], other: upstreams[1]) }
         case .dropUntilOutput:
             return { ReferenceDropUntilOutput(downstream: $0).start(upstream: upstreams[0], other: upstreams[1]) }
+        case .switchToLatest(let count):
+            return {
+                ReferenceSwitchToLatest(downstream: $0) { upstreams[1 + $0 % (count - 1)] }.start(upstreams[0])
+            }
+        case .flatMap(let count, let maxPublishers):
+            return {
+                ReferenceFlatMap(downstream: $0, maxPublishers: maxPublishers.map { .max($0) } ?? .unlimited) {
+                    upstreams[1 + $0 % (count - 1)]
+                }.start(upstreams[0])
+            }
+        case .retry(let count, let retries):
+            return { downstream in
+                var attempt = 0
+                let deferred: ReferencePublisher = { subscriber in
+                    let index = min(attempt, count - 1)
+                    attempt += 1
+                    upstreams[index](subscriber)
+                }
+                ReferenceRetry(downstream: downstream, upstream: deferred, retries: retries).start()
+            }
+        case .buffer(let size, let keepFull, let whenFull):
+            return { upstreams[0](ReferenceBuffer(downstream: $0, size: size, keepFull: keepFull, whenFull: whenFull)) }
         }
     }
 
