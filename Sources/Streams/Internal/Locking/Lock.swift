@@ -43,10 +43,24 @@ package struct Lock: ~Copyable, Sendable {
             if !isLocked.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged {
                 lockContended()
             }
-            defer { isLocked.store(false, ordering: .releasing) }
+            defer { unlock() }
             return try body()
         #endif
     }
+
+    #if !canImport(Darwin)
+        /// Releases the lock.
+        ///
+        /// Out of line on purpose: inlined, the releasing store is not something the optimizer treats
+        /// as a possible release of an object, so in optimized builds it may move the retain of a
+        /// reference that `body` read and returned to after the store, where another thread may
+        /// already have freed the object. A call it cannot see into keeps the retain inside the lock.
+        @usableFromInline
+        @inline(never)
+        func unlock() {
+            isLocked.store(false, ordering: .releasing)
+        }
+    #endif
 
     #if !canImport(Darwin)
         /// Waits for the lock: spins while the holder is likely still running, then yields.
