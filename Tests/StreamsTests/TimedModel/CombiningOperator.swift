@@ -29,15 +29,23 @@ enum CombiningOperator: Equatable, Sendable, CustomStringConvertible {
     case retry(Int, retries: Int)
     /// `subjects[0].buffer(size:prefetch:whenFull:)`.
     case buffer(size: Int, keepFull: Bool, whenFull: BufferFullness)
+    /// `subjects[0].share()`, which the case's other subscribers subscribe to as well.
+    case share
+    /// `subjects[0].multicast(subject: PassthroughSubject())`, which the case's other subscribers
+    /// subscribe to as well, connected by a ``TimedStep/connect`` step.
+    case multicast
 
     var upstreamCount: Int {
         switch self {
         case .merge(let count), .mergeMany(let count), .zip(let count), .combineLatest(let count): count
         case .append, .prepend, .catchWithSecond, .prefixUntilOutput, .dropUntilOutput: 2
         case .switchToLatest(let count), .flatMap(let count, _), .retry(let count, _): count
-        case .buffer: 1
+        case .buffer, .share, .multicast: 1
         }
     }
+
+    /// Whether the root is a publisher that several subscribers share.
+    var isShared: Bool { self == .share || self == .multicast }
 
     var description: String {
         let others = (1..<upstreamCount).map { "subjects[\($0)]" }.joined(separator: ", ")
@@ -58,11 +66,13 @@ enum CombiningOperator: Equatable, Sendable, CustomStringConvertible {
         case .retry(_, let retries): "Deferred { subjects[attempt] }.retry(\(retries))"
         case .buffer(let size, let keepFull, let whenFull):
             "subjects[0].buffer(size: \(size), prefetch: \(keepFull ? ".keepFull" : ".byRequest"), whenFull: \(whenFull))"
+        case .share: "subjects[0].share()"
+        case .multicast: "subjects[0].multicast(subject: PassthroughSubject())"
         }
     }
 
     static func random(using random: inout SeededRandom) -> CombiningOperator {
-        switch random.int(in: 0...12) {
+        switch random.int(in: 0...14) {
         case 0: .merge(random.int(in: 2...8))
         case 1: .mergeMany(random.int(in: 1...5))
         case 2: .zip(random.int(in: 2...4))
@@ -75,6 +85,8 @@ enum CombiningOperator: Equatable, Sendable, CustomStringConvertible {
         case 9: .switchToLatest(random.int(in: 2...4))
         case 10: .flatMap(random.int(in: 2...4), maxPublishers: random.chance(30) ? nil : random.int(in: 1...3))
         case 11: .retry(random.int(in: 1...4), retries: random.int(in: 0...3))
+        case 13: .share
+        case 14: .multicast
         default:
             .buffer(
                 size: random.int(in: 1...4), keepFull: random.chance(50),

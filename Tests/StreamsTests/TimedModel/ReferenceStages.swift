@@ -22,7 +22,9 @@ typealias ReferencePublisher = (any ReferenceSubscriber) -> Void
 
 /// A `PassthroughSubject`: each subscriber has its own demand, and a value sent without it is dropped
 /// for that subscriber; values go to the subscribers in the order they subscribed; a subscriber that
-/// comes after the completion gets a subscription and the completion at once.
+/// comes after the completion gets a subscription and the completion at once. Subscribed to upstream
+/// publishers (through ``ReferenceSubjectSubscriber``), it asks them for everything, but only once one
+/// of its subscribers has asked for something.
 final class ReferenceSubject {
     /// One subscriber's subscription.
     private final class Conduit: ReferenceSubscription {
@@ -36,7 +38,9 @@ final class ReferenceSubject {
         }
 
         func request(_ more: ModelDemand) {
-            if downstream != nil { demand += more }
+            guard downstream != nil else { return }
+            demand += more
+            subject?.acknowledgeDownstreamDemand()
         }
 
         func cancel() {
@@ -47,6 +51,10 @@ final class ReferenceSubject {
 
     private var conduits: [Conduit] = []
     private var completion: Subscribers.Completion<ChainFailure>?
+    /// The subscriptions of the upstream publishers the subject is subscribed to.
+    private var upstreamSubscriptions: [any ReferenceSubscription] = []
+    /// Whether any subscriber has ever asked for values.
+    private var hasDownstreamDemand = false
 
     /// Whether a subscriber is still attached.
     var hasSubscribers: Bool { conduits.contains { $0.downstream != nil } }
@@ -69,6 +77,21 @@ final class ReferenceSubject {
             let more = downstream.receive(value)
             if conduit.downstream != nil { conduit.demand += more }
         }
+    }
+
+    /// Keeps the subscription of an upstream publisher, and asks it for everything at once if a
+    /// subscriber has already asked for values (otherwise when one first does).
+    func send(subscription: any ReferenceSubscription) {
+        upstreamSubscriptions.append(subscription)
+        if hasDownstreamDemand { subscription.request(.unlimited) }
+    }
+
+    /// A subscriber asked for values: the first time, the upstream subscriptions kept so far are
+    /// asked for everything.
+    private func acknowledgeDownstreamDemand() {
+        guard !hasDownstreamDemand else { return }
+        hasDownstreamDemand = true
+        for subscription in upstreamSubscriptions { subscription.request(.unlimited) }
     }
 
     func send(completion: Subscribers.Completion<ChainFailure>) {
@@ -259,29 +282,38 @@ final class ReferencePrefix: ReferenceSubscriber, ReferenceSubscription {
     }
 }
 
-/// The subscriber of a timed case: follows its ``SubscriberScript`` and records what it sees with
-/// the time.
+/// A subscriber of a timed case: follows its ``SubscriberScript`` and records what it sees with the
+/// time and its name.
 final class ReferenceRecorder: ReferenceSubscriber {
+    /// "" for the main subscriber, or the name of one of a shared publisher's others.
+    let name: String
     private let script: SubscriberScript
     private let timeline: ReferenceTimeline
+    private let log: TimedEventLog
     private var subscription: (any ReferenceSubscription)?
     private var received = 0
-    private(set) var events: [TimedEvent] = []
     private(set) var isDone = false
 
-    init(script: SubscriberScript, timeline: ReferenceTimeline) {
+    /// Records into `log` (a log of its own by default) under `name`.
+    init(script: SubscriberScript, timeline: ReferenceTimeline, log: TimedEventLog = TimedEventLog(), name: String = "")
+    {
         self.script = script
         self.timeline = timeline
+        self.log = log
+        self.name = name
     }
 
+    /// What was recorded in its log, by it and by the subscribers sharing the log.
+    var events: [TimedEvent] { log.events }
+
     func receive(subscription: any ReferenceSubscription) {
-        events.append(TimedEvent(time: timeline.now, event: .subscription))
+        log.events.append(TimedEvent(time: timeline.now, event: .subscription, subscriber: name))
         self.subscription = subscription
         if script.initialDemand.isPositive { subscription.request(script.initialDemand) }
     }
 
     func receive(_ value: Int) -> ModelDemand {
-        events.append(TimedEvent(time: timeline.now, event: .value(value)))
+        log.events.append(TimedEvent(time: timeline.now, event: .value(value), subscriber: name))
         received += 1
         let inside = script.request(insideValue: received)
         if inside.isPositive { subscription?.request(inside) }
@@ -291,8 +323,9 @@ final class ReferenceRecorder: ReferenceSubscriber {
 
     func receive(completion: Subscribers.Completion<ChainFailure>) {
         switch completion {
-        case .finished: events.append(TimedEvent(time: timeline.now, event: .finished))
-        case .failure(let failure): events.append(TimedEvent(time: timeline.now, event: .failure(failure)))
+        case .finished: log.events.append(TimedEvent(time: timeline.now, event: .finished, subscriber: name))
+        case .failure(let failure):
+            log.events.append(TimedEvent(time: timeline.now, event: .failure(failure), subscriber: name))
         }
         isDone = true
         subscription = nil

@@ -2,14 +2,18 @@ import Streams
 
 // The cases the timed model test plays: a chain of time operators mixed with synchronous ones, over a
 // subject the script sends into at given virtual times (or a timer), with a subscriber that asks for
-// values and cancels following a script of its own. Times are whole seconds of virtual time.
+// values and cancels following a script of its own. Times are whole seconds of virtual time. A shared
+// publisher (`share()`, `multicast(subject:)`) has other subscribers too, each with a script of its
+// own, which subscribe to it directly at their times.
 
-/// An event the subscriber saw, with the virtual second it came at.
+/// An event a subscriber saw, with the virtual second it came at.
 struct TimedEvent: Equatable, Sendable, CustomStringConvertible {
     var time: Int
     var event: ChainEvent
+    /// Who saw it: "" for the main subscriber, or the name of one of the shared publisher's others.
+    var subscriber = ""
 
-    var description: String { "\(event)@\(time)" }
+    var description: String { subscriber.isEmpty ? "\(event)@\(time)" : "\(subscriber):\(event)@\(time)" }
 }
 
 /// What a timed chain publishes from.
@@ -51,6 +55,10 @@ enum TimedStep: Equatable, Sendable, CustomStringConvertible {
     case request(ModelDemand)
     /// The subscriber cancels.
     case cancel
+    /// The subscriber, one of a shared publisher's others, subscribes to it.
+    case subscribe
+    /// The multicast publisher is connected; the connection is kept until the end of the run.
+    case connect
 
     var description: String {
         switch self {
@@ -59,23 +67,41 @@ enum TimedStep: Equatable, Sendable, CustomStringConvertible {
         case .fail: "send(completion: .failure(.sent))"
         case .request(let demand): "request(\(demand))"
         case .cancel: "cancel()"
+        case .subscribe: "subscribe(shared)"
+        case .connect: "connect()"
         }
     }
 }
 
-/// A step and the second it is taken at.
+/// A step and the second it is taken at. Steps at second 0 are taken at the start, before the main
+/// subscriber subscribes.
 struct ScriptedStep: Equatable, Sendable, CustomStringConvertible {
     var time: Int
     var step: TimedStep
     /// The subject a send or a completion goes to.
     var upstream = 0
+    /// Who requests, cancels or subscribes: "" for the main subscriber, or the name of one of the
+    /// shared publisher's others.
+    var subscriber = ""
 
     var description: String {
         switch step {
         case .send, .finish, .fail: "subjects[\(upstream)].\(step)@\(time)"
-        case .request, .cancel: "\(step)@\(time)"
+        case .request, .cancel, .subscribe: "\(subscriber.isEmpty ? "" : "\(subscriber).")\(step)@\(time)"
+        case .connect: "multicast.\(step)@\(time)"
         }
     }
+}
+
+/// One of a shared publisher's subscribers other than the main one: it subscribes to the shared
+/// publisher itself, at the time of its ``TimedStep/subscribe`` step, and records what it sees under
+/// its name.
+struct ExtraSubscriber: Sendable, CustomStringConvertible {
+    /// "B", "C" or "D".
+    var name: String
+    var script: SubscriberScript
+
+    var description: String { "subscriber \(name), of the shared publisher itself: \(script)" }
 }
 
 /// An operator of a timed chain. Durations are in seconds; every operator publishes integers (arrays
@@ -138,15 +164,19 @@ struct TimedCase: Sendable, CustomStringConvertible {
     var subscriber: SubscriberScript
     /// In the order they are taken; equal times keep this order.
     var steps: [ScriptedStep]
-    /// Where the run stops: a subscriber still subscribed then cancels, and what is left on the
-    /// scheduler runs.
+    /// Where the run stops: a subscriber still subscribed then cancels (the main one first, then the
+    /// others in order), a multicast connection is cancelled, and what is left on the scheduler runs.
     var horizon: Int
+    /// The shared publisher's other subscribers (none unless the source is `share()` or
+    /// `multicast(subject:)`).
+    var extraSubscribers: [ExtraSubscriber] = []
 
     var description: String {
         let chain = ([source.description] + operators.map(\.description)).joined(separator: "\n    ")
+        let others = extraSubscribers.map { "\n\($0)" }.joined()
         return """
             \(chain)
-            subscriber: \(subscriber)
+            subscriber: \(subscriber)\(others)
             steps: \(steps.map(\.description).joined(separator: " "))
             horizon: \(horizon)s
             """
@@ -168,7 +198,8 @@ struct TimedCase: Sendable, CustomStringConvertible {
 
     /// A random case of a combining operator over subjects, followed by up to two time or
     /// synchronous operators. Subject `i` sends values from `10 * i` to `10 * i + 6`, so each value
-    /// says where it came from.
+    /// says where it came from. A shared publisher gets one to three other subscribers, and a
+    /// multicast one a connection at a random time.
     static func randomCombining(using random: inout SeededRandom) -> TimedCase {
         let combining = CombiningOperator.random(using: &random)
         var operators: [TimedOperator] = []
@@ -182,9 +213,51 @@ struct TimedCase: Sendable, CustomStringConvertible {
             steps += randomSends(to: upstream, values: (10 * upstream)...(10 * upstream + 6), using: &random)
         }
         steps += randomSubscriberSteps(using: &random)
+        let subscriber = randomSubscriber(using: &random)
+        var extraSubscribers: [ExtraSubscriber] = []
+        if combining.isShared {
+            for name in ["B", "C", "D"].prefix(random.int(in: 1...3)) {
+                extraSubscribers.append(ExtraSubscriber(name: name, script: randomExtraSubscriber(using: &random)))
+                steps += randomExtraSubscriberSteps(of: name, using: &random)
+            }
+        }
+        if combining == .multicast {
+            steps.append(
+                ScriptedStep(time: random.pick(weighted: [(2, 0), (8, random.int(in: 1...40))]), step: .connect))
+        }
         return TimedCase(
-            source: .combined(combining), operators: operators, subscriber: randomSubscriber(using: &random),
-            steps: sortedByTime(steps), horizon: 100)
+            source: .combined(combining), operators: operators, subscriber: subscriber, steps: sortedByTime(steps),
+            horizon: 100, extraSubscribers: extraSubscribers)
+    }
+
+    /// When one of a shared publisher's other subscribers subscribes (at the start, before the main
+    /// subscriber, or later), and its requests and cancel after that.
+    private static func randomExtraSubscriberSteps(of name: String, using random: inout SeededRandom)
+        -> [ScriptedStep]
+    {
+        let start = random.pick(weighted: [(3, 0), (7, random.int(in: 1...60))])
+        var steps = [ScriptedStep(time: start, step: .subscribe, subscriber: name)]
+        for _ in 0..<random.pick(weighted: [(6, 0), (3, 1), (1, 2)]) {
+            let demand: ModelDemand = random.chance(15) ? .unlimited : .max(random.int(in: 1...3))
+            steps.append(ScriptedStep(time: random.int(in: start...80), step: .request(demand), subscriber: name))
+        }
+        if random.chance(30) {
+            steps.append(ScriptedStep(time: random.int(in: start...80), step: .cancel, subscriber: name))
+        }
+        return steps
+    }
+
+    /// How one of a shared publisher's other subscribers asks for values: something at once, then as
+    /// the main subscriber does.
+    private static func randomExtraSubscriber(using random: inout SeededRandom) -> SubscriberScript {
+        SubscriberScript(
+            initialDemand: random.pick(weighted: [(5, .unlimited), (5, .max(random.int(in: 1...3)))]),
+            demandPerValue: (0..<random.int(in: 0...8)).map { _ in
+                random.pick(weighted: [(6, .none), (3, .max(random.int(in: 1...2))), (1, .unlimited)])
+            },
+            requestPerValue: random.chance(20)
+                ? (0..<random.int(in: 1...4)).map { _ in random.chance(50) ? .max(1) : .none } : [],
+            cancelAtValue: random.chance(10) ? random.int(in: 1...4) : nil)
     }
 
     /// Up to eight values sent to `upstream` at random times, maybe followed by a completion.

@@ -3,54 +3,73 @@ import Streams
 import StreamsTesting
 
 /// Plays a ``TimedCase`` through Streams' operators on a `TestScheduler`, recording what the
-/// subscriber sees with the virtual second it sees it at.
+/// subscribers see with the virtual second they see it at.
 enum TimedChainRunner {
     typealias TestQueue = TestSchedulerOf<DispatchQueue>
 
     struct Outcome {
         var events: [TimedEvent]
-        /// Whether the chain, its subscriber and the closures in it were freed once the subscriber
+        /// Whether the chain, its subscribers and the closures in it were freed once the subscribers
         /// had cancelled and the scheduler had run out, before the subjects finished.
         var releasedBeforeSubjectsFinished: Bool
         /// Whether they were freed once every subject had finished too.
         var released: Bool
     }
 
-    /// Builds the chain, takes the steps on the scheduler up to the horizon, cancels there if the
-    /// subscriber is still subscribed, runs what is left on the scheduler and checks what was freed;
-    /// then finishes every subject and checks again.
+    /// Builds the chain, takes the steps on the scheduler up to the horizon (those at second 0 before
+    /// the main subscriber subscribes), cancels there the subscribers still subscribed and a multicast
+    /// connection, runs what is left on the scheduler and checks what was freed; then finishes every
+    /// subject and checks again.
     static func run(_ timedCase: TimedCase) -> Outcome {
         let scheduler = DispatchQueue.test
         let start = scheduler.now
         let subjects = (0..<timedCase.source.subjectCount).map { _ in PassthroughSubject<Int, ChainFailure>() }
         weak var weakSubscriber: TimedScriptedSubscriber?
         weak var weakToken: Tracked?
+        var extrasFreed: [() -> Bool] = []
         let log = TimedEventLog()
         do {
             // Captured by the closures in the chain: it outlives the chain only if something leaks.
             let token = Tracked()
-            let subscriber = TimedScriptedSubscriber(script: timedCase.subscriber, log: log) {
-                seconds(start.distance(to: scheduler.now))
+            let clock = { seconds(start.distance(to: scheduler.now)) }
+            let subscriber = TimedScriptedSubscriber(script: timedCase.subscriber, log: log, clock: clock)
+            let extras = timedCase.extraSubscribers.map { extra in
+                TimedScriptedSubscriber(script: extra.script, log: log, name: extra.name, clock: clock)
             }
+            extrasFreed = extras.map { extra in { [weak extra] in extra == nil } }
             weakSubscriber = subscriber
             weakToken = token
+            let connector = TimedConnector()
+            let root: AnyPublisher<Int, ChainFailure>? =
+                switch timedCase.source {
+                case .combined(let op): combine(subjects, with: op, token: token, connector: connector)
+                case .subject, .timer: nil
+                }
+            let take = { (scripted: ScriptedStep) in
+                let target = extras.first { $0.name == scripted.subscriber } ?? subscriber
+                switch scripted.step {
+                case .send(let value): subjects[scripted.upstream].send(value)
+                case .finish: subjects[scripted.upstream].send(completion: .finished)
+                case .fail: subjects[scripted.upstream].send(completion: .failure(.sent))
+                case .request(let demand): target.scriptedRequest(demand.streams)
+                case .cancel: target.cancel()
+                case .subscribe: root?.subscribe(target)
+                case .connect: connector.connectNow()
+                }
+            }
             for scripted in timedCase.steps {
-                scheduler.schedule(after: start.advanced(by: .seconds(scripted.time))) {
-                    switch scripted.step {
-                    case .send(let value): subjects[scripted.upstream].send(value)
-                    case .finish: subjects[scripted.upstream].send(completion: .finished)
-                    case .fail: subjects[scripted.upstream].send(completion: .failure(.sent))
-                    case .request(let demand): subscriber.scriptedRequest(demand.streams)
-                    case .cancel: subscriber.cancel()
-                    }
+                if scripted.time == 0 {
+                    take(scripted)
+                } else {
+                    scheduler.schedule(after: start.advanced(by: .seconds(scripted.time))) { take(scripted) }
                 }
             }
             let chain = Chain(scheduler: scheduler, token: token, subscriber: subscriber)
             switch timedCase.source {
             case .subject:
                 chain.attach(subjects[0], timedCase.operators[...])
-            case .combined(let op):
-                chain.attach(combine(subjects, with: op, token: token), timedCase.operators[...])
+            case .combined:
+                if let root { chain.attach(root, timedCase.operators[...]) }
             case .timer(let interval):
                 let ticks = scheduler.timerPublisher(every: .seconds(interval)).autoconnect()
                     .map { time in token.touch { seconds(start.distance(to: time)) } }
@@ -59,19 +78,23 @@ enum TimedChainRunner {
             }
             scheduler.advance(to: start.advanced(by: .seconds(timedCase.horizon)))
             subscriber.cancel()
+            for extra in extras { extra.cancel() }
+            connector.cancel()
             scheduler.run()
         }
-        let releasedEarly = weakSubscriber == nil && weakToken == nil
+        let releasedEarly = weakSubscriber == nil && weakToken == nil && extrasFreed.allSatisfy { $0() }
         for subject in subjects { subject.send(completion: .finished) }
         scheduler.run()
-        let released = weakSubscriber == nil && weakToken == nil
+        let released = weakSubscriber == nil && weakToken == nil && extrasFreed.allSatisfy { $0() }
         withExtendedLifetime((subjects, scheduler)) {}
         return Outcome(events: log.events, releasedBeforeSubjectsFinished: releasedEarly, released: released)
     }
 
-    /// The root of a combining case, over `subjects`.
+    /// The root of a combining case, over `subjects`; a multicast one is connected through
+    /// `connector`.
     private static func combine(
-        _ subjects: [PassthroughSubject<Int, ChainFailure>], with op: CombiningOperator, token: Tracked
+        _ subjects: [PassthroughSubject<Int, ChainFailure>], with op: CombiningOperator, token: Tracked,
+        connector: TimedConnector
     ) -> AnyPublisher<Int, ChainFailure> {
         /// A tuple's components, encoded as one integer.
         func encode(_ values: Int...) -> Int {
@@ -135,6 +158,14 @@ enum TimedChainRunner {
                 }
             return s[0].buffer(size: size, prefetch: keepFull ? .keepFull : .byRequest, whenFull: strategy)
                 .eraseToAnyPublisher()
+        case .share: return s[0].share().eraseToAnyPublisher()
+        case .multicast:
+            let multicast = s[0].multicast(subject: PassthroughSubject())
+            connector.connect = {
+                let connection = multicast.connect()
+                return { connection.cancel() }
+            }
+            return multicast.eraseToAnyPublisher()
         }
     }
 
@@ -204,12 +235,14 @@ enum TimedChainRunner {
     }
 }
 
-/// The subscriber of a timed case in Streams: follows its ``SubscriberScript`` (as
-/// ``ReferenceRecorder`` does in the reference) and records what it sees with the time.
+/// A subscriber of a timed case in Streams: follows its ``SubscriberScript`` (as
+/// ``ReferenceRecorder`` does in the reference) and records what it sees with the time and its name.
 final class TimedScriptedSubscriber: Subscriber {
     typealias Input = Int
     typealias Failure = ChainFailure
 
+    /// "" for the main subscriber, or the name of one of a shared publisher's others.
+    let name: String
     private let script: SubscriberScript
     private let log: TimedEventLog
     private let clock: () -> Int
@@ -217,21 +250,22 @@ final class TimedScriptedSubscriber: Subscriber {
     private var received = 0
     private var isDone = false
 
-    /// Records into `log`; `clock` tells the time, in seconds since the start.
-    init(script: SubscriberScript, log: TimedEventLog, clock: @escaping () -> Int) {
+    /// Records into `log` under `name`; `clock` tells the time, in seconds since the start.
+    init(script: SubscriberScript, log: TimedEventLog, name: String = "", clock: @escaping () -> Int) {
         self.script = script
         self.log = log
+        self.name = name
         self.clock = clock
     }
 
     func receive(subscription: any Subscription) {
-        log.events.append(TimedEvent(time: clock(), event: .subscription))
+        log.events.append(TimedEvent(time: clock(), event: .subscription, subscriber: name))
         self.subscription = subscription
         if script.initialDemand.isPositive { subscription.request(script.initialDemand.streams) }
     }
 
     func receive(_ input: Int) -> Subscribers.Demand {
-        log.events.append(TimedEvent(time: clock(), event: .value(input)))
+        log.events.append(TimedEvent(time: clock(), event: .value(input), subscriber: name))
         received += 1
         let inside = script.request(insideValue: received)
         if inside.isPositive { subscription?.request(inside.streams) }
@@ -241,8 +275,9 @@ final class TimedScriptedSubscriber: Subscriber {
 
     func receive(completion: Subscribers.Completion<ChainFailure>) {
         switch completion {
-        case .finished: log.events.append(TimedEvent(time: clock(), event: .finished))
-        case .failure(let failure): log.events.append(TimedEvent(time: clock(), event: .failure(failure)))
+        case .finished: log.events.append(TimedEvent(time: clock(), event: .finished, subscriber: name))
+        case .failure(let failure):
+            log.events.append(TimedEvent(time: clock(), event: .failure(failure), subscriber: name))
         }
         isDone = true
         subscription = nil
@@ -264,8 +299,9 @@ final class TimedScriptedSubscriber: Subscriber {
     }
 }
 
-/// What a ``TimedScriptedSubscriber`` saw, kept apart from it so that it can be read after the
-/// subscriber is gone.
+/// What the subscribers of a case saw, in the order they saw it, kept apart from them so that it can
+/// be read after they are gone (``TimedScriptedSubscriber`` in Streams, ``ReferenceRecorder`` in the
+/// reference).
 final class TimedEventLog {
     var events: [TimedEvent] = []
 }

@@ -3,9 +3,10 @@ import Streams
 /// Plays a ``TimedCase`` through the reference: the stages of ``ReferenceStages`` and
 /// ``ReferenceTimeOperators`` on a ``ReferenceTimeline``.
 enum TimedReference {
-    /// What the subscriber saw, with times: up to the horizon, and then, after it cancelled there,
-    /// whatever the work left on the time line delivered, and whatever finishing every subject
-    /// delivered after that.
+    /// What the subscribers saw, with times and names: up to the horizon (the steps at second 0 taken
+    /// before the main subscriber subscribes), and then, after they and a multicast connection were
+    /// cancelled there, whatever the work left on the time line delivered, and whatever finishing
+    /// every subject delivered after that.
     static func play(_ timedCase: TimedCase) -> [TimedEvent] {
         playInFull(timedCase).events
     }
@@ -15,24 +16,38 @@ enum TimedReference {
     /// upstream subscribed after a publisher fails).
     static func playInFull(_ timedCase: TimedCase) -> (events: [TimedEvent], subjectsHoldTheChain: Bool) {
         let timeline = ReferenceTimeline()
-        let recorder = ReferenceRecorder(script: timedCase.subscriber, timeline: timeline)
-        let subjects = (0..<timedCase.source.subjectCount).map { _ in ReferenceSubject() }
-        for scripted in timedCase.steps {
-            timeline.schedule(after: scripted.time) {
-                switch scripted.step {
-                case .send(let value): subjects[scripted.upstream].send(value)
-                case .finish: subjects[scripted.upstream].send(completion: .finished)
-                case .fail: subjects[scripted.upstream].send(completion: .failure(.sent))
-                case .request(let demand): recorder.request(demand)
-                case .cancel: recorder.cancel()
-                }
-            }
+        let log = TimedEventLog()
+        let recorder = ReferenceRecorder(script: timedCase.subscriber, timeline: timeline, log: log)
+        let extras = timedCase.extraSubscribers.map { extra in
+            ReferenceRecorder(script: extra.script, timeline: timeline, log: log, name: extra.name)
         }
+        let subjects = (0..<timedCase.source.subjectCount).map { _ in ReferenceSubject() }
+        let connector = TimedConnector()
         var publisher: ReferencePublisher
         switch timedCase.source {
         case .subject: publisher = subjects[0].subscribe
-        case .combined(let op): publisher = combine(subjects.map { $0.subscribe }, with: op)
+        case .combined(let op): publisher = combine(subjects.map { $0.subscribe }, with: op, connector: connector)
         case .timer(let interval): publisher = { ReferenceTimer(every: interval, on: timeline).subscribe($0) }
+        }
+        let root = publisher
+        let take = { (scripted: ScriptedStep) in
+            let target = extras.first { $0.name == scripted.subscriber } ?? recorder
+            switch scripted.step {
+            case .send(let value): subjects[scripted.upstream].send(value)
+            case .finish: subjects[scripted.upstream].send(completion: .finished)
+            case .fail: subjects[scripted.upstream].send(completion: .failure(.sent))
+            case .request(let demand): target.request(demand)
+            case .cancel: target.cancel()
+            case .subscribe: root(target)
+            case .connect: connector.connectNow()
+            }
+        }
+        for scripted in timedCase.steps {
+            if scripted.time == 0 {
+                take(scripted)
+            } else {
+                timeline.schedule(after: scripted.time) { take(scripted) }
+            }
         }
         for op in timedCase.operators {
             publisher = apply(op, to: publisher, timeline: timeline)
@@ -40,15 +55,19 @@ enum TimedReference {
         publisher(recorder)
         _ = timeline.run(until: timedCase.horizon)
         recorder.cancel()
+        for extra in extras { extra.cancel() }
+        connector.cancel()
         _ = timeline.run(until: nil)
         let held = subjects.contains(where: \.hasSubscribers)
         for subject in subjects { subject.send(completion: .finished) }
         _ = timeline.run(until: nil)
-        return (recorder.events, held)
+        return (log.events, held)
     }
 
-    /// The publisher `op` makes of `upstreams`.
-    private static func combine(_ upstreams: [ReferencePublisher], with op: CombiningOperator) -> ReferencePublisher {
+    /// The publisher `op` makes of `upstreams`; a multicast one is connected through `connector`.
+    private static func combine(
+        _ upstreams: [ReferencePublisher], with op: CombiningOperator, connector: TimedConnector
+    ) -> ReferencePublisher {
         switch op {
         case .merge(let count), .mergeMany(let count):
             return { ReferenceMerge(downstream: $0, count: count).start(upstreams) }
@@ -94,6 +113,16 @@ enum TimedReference {
             }
         case .buffer(let size, let keepFull, let whenFull):
             return { upstreams[0](ReferenceBuffer(downstream: $0, size: size, keepFull: keepFull, whenFull: whenFull)) }
+        case .share:
+            let shared = ReferenceAutoconnect(upstream: ReferenceMulticast(upstream: upstreams[0]))
+            return shared.subscribe
+        case .multicast:
+            let multicast = ReferenceMulticast(upstream: upstreams[0])
+            connector.connect = {
+                let connection = multicast.connect()
+                return { connection.cancel() }
+            }
+            return multicast.subscribe
         }
     }
 
