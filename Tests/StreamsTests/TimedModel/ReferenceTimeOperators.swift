@@ -180,8 +180,8 @@ final class ReferenceThrottle: ReferenceSubscriber, ReferenceSubscription, Refer
         self.completion = nil
         if value != nil, completion == nil { lastEmission = timeline.now }
         if completion != nil { status = .terminal }
-        if let value { delivery.enqueue(.value(value), deliver) }
-        if let completion { delivery.enqueue(.completion(completion), deliver) }
+        let outputs = [value.map(TimedOutput.value), completion.map(TimedOutput.completion)].compactMap { $0 }
+        delivery.enqueue(contentsOf: outputs, deliver)
     }
 
     func request(_ more: ModelDemand) {
@@ -486,7 +486,7 @@ final class ReferenceCollectByTime: ReferenceSubscriber, ReferenceSubscription {
             self.completion = nil
             outputs.append(.completion(completion))
         }
-        for output in outputs { delivery.enqueue(output, deliver) }
+        delivery.enqueue(contentsOf: outputs, deliver)
     }
 
     private func deliver(_ output: Output) {

@@ -101,7 +101,13 @@ final class ReferenceDeliveryQueue<Event> {
 
     /// Delivers `event` with `deliver`, now or, during a delivery, after it and what waits before it.
     func enqueue(_ event: Event, _ deliver: (Event) -> Void) {
-        waiting.append(event)
+        enqueue(contentsOf: [event], deliver)
+    }
+
+    /// Delivers `events` in order: all of them are queued before the first goes out, so what a
+    /// delivery leads to comes after them.
+    func enqueue(contentsOf events: [Event], _ deliver: (Event) -> Void) {
+        waiting += events
         guard !delivering else { return }
         delivering = true
         while !waiting.isEmpty {
