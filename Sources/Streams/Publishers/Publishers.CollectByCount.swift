@@ -107,7 +107,9 @@ extension Publishers.CollectByCount {
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             let full = lock.withLock { () -> [Upstream.Output]? in
                 guard status.isSubscribed else { return nil }
-                if buffer.isEmpty { buffer.reserveCapacity(count) }
+                // Room for a full array, but never more than a few pages up front: a count as large as
+                // `Int.max` asks for every value, not for that much memory.
+                if buffer.isEmpty { buffer.reserveCapacity(Swift.min(count, 1_024)) }
                 buffer.append(input)
                 guard buffer.count == count else { return nil }
                 defer { buffer = [] }

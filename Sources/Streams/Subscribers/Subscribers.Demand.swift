@@ -129,14 +129,17 @@ extension Subscribers {
 
         /// Returns a demand multiplied by a number.
         ///
-        /// An unlimited demand stays unlimited; an overflow gives ``unlimited``; the multiplier must not
-        /// be negative.
+        /// An unlimited demand stays unlimited, whatever the number; a product too large (or too small)
+        /// for an `Int` gives ``unlimited``. Any other negative product would be a negative demand,
+        /// which stops the program, as ``max(_:)`` does for a negative count.
         @inlinable
         public static func * (lhs: Demand, rhs: Int) -> Demand {
-            precondition(rhs >= 0, "Subscribers.Demand cannot be multiplied by a negative number, got \(rhs)")
             guard let l = lhs.max else { return .unlimited }
             let (product, overflow) = l.multipliedReportingOverflow(by: rhs)
-            return overflow ? .unlimited : Demand(rawValue: UInt(product))
+            if overflow { return .unlimited }
+            precondition(
+                product >= 0, "Subscribers.Demand cannot be negative: \(lhs) multiplied by \(rhs) is \(product)")
+            return Demand(rawValue: UInt(product))
         }
 
         /// Multiplies a demand by a number, in place.

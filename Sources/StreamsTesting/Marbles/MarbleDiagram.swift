@@ -4,7 +4,8 @@
 /// - Every character but a space is one frame. A space takes no time: use spaces to line diagrams
 ///   up in source.
 /// - `-` is a frame where nothing happens.
-/// - `|` is the completion, `#` the failure; nothing but `-` may follow either.
+/// - `|` is the completion, `#` the failure; no event may follow either (only `-`, the parentheses
+///   of a group, and in a hot diagram `^`).
 /// - `(` starts a group: every event up to `)` happens at the frame of the `(`. The group's
 ///   characters still take a frame each, so `(ab)c` puts `c` at frame 4, and a column of the source
 ///   is always a frame of time.

@@ -74,24 +74,39 @@ struct MarbleDrawingError: Error {
     }
 }
 
-/// The last frame at or before `time` when each frame lasts `frame`, and whether `time` is exactly
-/// on it; `nil` before time zero.
+/// Where `time` falls when each frame lasts `frame`.
+enum MarbleFramePosition: Equatable {
+    /// Before time zero.
+    case beforeZero
+    /// More frames from time zero than a diagram can count (a time near the end of the scheduler's
+    /// clock, with a short frame).
+    case tooFar
+    /// The last frame at or before `time`, and whether `time` is exactly on it.
+    case frame(Int, exact: Bool)
+}
+
+/// Where `time` falls when each frame lasts `frame`.
 /// `frame` is longer than zero (``Collection/marbleDrawing(frame:time:symbol:)`` checks).
-func marbleFrame<Stride: SignedNumeric & Comparable>(of time: Stride, frame: Stride) -> (frame: Int, exact: Bool)? {
+func marbleFrame<Stride: SignedNumeric & Comparable>(of time: Stride, frame: Stride) -> MarbleFramePosition {
     assert(frame > .zero, "A marble frame must last longer than zero.")
-    guard time >= .zero else { return nil }
+    guard time >= .zero else { return .beforeZero }
     func span(_ count: Int) -> Stride {
         frame * Stride(exactly: count)!
     }
-    // Find the last frame at or before `time`: double to overshoot, then halve back.
+    // Find the last frame at or before `time`: double to overshoot, then halve back. A stride type
+    // whose products stop at its largest value never overshoots a time that is that value: stop
+    // doubling well before the count itself would overflow.
     var high = 1
-    while span(high) <= time { high *= 2 }
+    while span(high) <= time {
+        guard high <= Int.max / 4 else { return .tooFar }
+        high *= 2
+    }
     var low = 0
     while high - low > 1 {
         let middle = (low + high) / 2
         if span(middle) <= time { low = middle } else { high = middle }
     }
-    return (low, span(low) == time)
+    return .frame(low, exact: span(low) == time)
 }
 
 /// The character `value` is drawn as without a dictionary: its description, when that is one
@@ -116,9 +131,17 @@ extension Collection {
         var marks: [MarbleDrawing.Mark] = []
         for element in self {
             guard let choice = symbol(element) else { continue }
-            guard let (index, exact) = marbleFrame(of: time(element), frame: frame) else {
+            let (index, exact): (Int, Bool)
+            switch marbleFrame(of: time(element), frame: frame) {
+            case .beforeZero:
                 throw MarbleDrawingError(
                     "\(choice.describedEvent) happened before time zero, at \(ReadableTime.describe(time(element)))")
+            case .tooFar:
+                throw MarbleDrawingError(
+                    "\(choice.describedEvent) at \(ReadableTime.describe(time(element))) is too many frames of \(ReadableTime.describe(frame)) from time zero to draw; draw with a longer frame"
+                )
+            case .frame(let found, let onIt):
+                (index, exact) = (found, onIt)
             }
             guard exact else {
                 throw MarbleDrawingError(
