@@ -8,6 +8,8 @@ import PackageDescription
 //     swift run -c release --package-path Benchmarks streams-benchmarks
 // Smoke test with tiny sizes:
 //     swift run -c release --package-path Benchmarks streams-benchmarks --quick
+// The soak run (60 s by default; --seconds N for longer):
+//     Scripts/soak.sh
 
 // The Streams package is the directory above; SwiftPM names a path dependency after its directory.
 let streamsPackage = Context.packageDirectory.split(separator: "/").dropLast().last.map(String.init) ?? "Streams"
@@ -56,6 +58,12 @@ let package = Package(
                 "BenchmarkCore", "StreamsScenarios", "OpenCombineScenarios", "AsyncAlgorithmsScenarios",
                 "FloorScenarios",
             ],
+            swiftSettings: settings),
+        // The soak run (Scripts/soak.sh): Streams' publishers under several threads for a fixed time,
+        // with subscribers coming and going, checked as they go, and the process's memory watched.
+        .executableTarget(
+            name: "streams-soak",
+            dependencies: ["BenchmarkCore", .product(name: "Streams", package: streamsPackage)],
             swiftSettings: settings),
     ],
     swiftLanguageModes: [.v6]
