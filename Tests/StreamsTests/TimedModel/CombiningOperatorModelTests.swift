@@ -15,39 +15,11 @@ import Testing
 @Suite struct CombiningOperatorModelTests {
     static let defaultSeed: UInt64 = 0xC0B1_D0DE_2026
     static let defaultCaseCount = 4_000
-    /// How many mismatches the test reports in full before it stops.
-    static let reportedFailureLimit = 5
 
     @Test func combiningCasesMatchTheModel() {
-        let seed = ModelRun.seed(default: Self.defaultSeed)
-        var failures = 0
-        for index in ModelRun.cases(default: Self.defaultCaseCount) {
-            var random = SeededRandom(seed: seed, stream: 5 << 32 | index)
-            let combiningCase = TimedCase.randomCombining(using: &random)
-            let (expected, subjectsHoldTheChain) = TimedReference.playInFull(combiningCase)
-            let outcome = TimedChainRunner.run(combiningCase)
-            #expect(
-                outcome.events == expected,
-                """
-                Combining case differs from the model: case \(index). Replay with \
-                STREAMS_MODEL_SEED=\(seed) STREAMS_MODEL_CASE=\(index) swift test --filter CombiningOperatorModelTests
-                \(combiningCase)
-                expected: \(expected.map(\.description).joined(separator: " "))
-                actual:   \(outcome.events.map(\.description).joined(separator: " "))
-                """)
-            #expect(
-                outcome.released && (outcome.releasedBeforeSubjectsFinished || subjectsHoldTheChain),
-                """
-                Combining case was not freed after it ended (\(outcome.released ? "only once the subjects finished" : "even once the subjects finished")): case \(index). Replay with \
-                STREAMS_MODEL_SEED=\(seed) STREAMS_MODEL_CASE=\(index) swift test --filter CombiningOperatorModelTests
-                \(combiningCase)
-                """)
-            if outcome.events != expected || !outcome.released
-                || !(outcome.releasedBeforeSubjectsFinished || subjectsHoldTheChain)
-            {
-                failures += 1
-                if failures == Self.reportedFailureLimit { break }
-            }
-        }
+        checkTimedCases(
+            suite: "CombiningOperatorModelTests", defaultSeed: Self.defaultSeed, defaultCount: Self.defaultCaseCount,
+            stream: 5
+        ) { TimedCase.randomCombining(using: &$0) }
     }
 }

@@ -13,40 +13,12 @@ import Testing
 @Suite struct TimedOperatorModelTests {
     static let defaultSeed: UInt64 = 0x7153_D0DE_2026
     static let defaultCaseCount = 4_000
-    /// How many mismatches the test reports in full before it stops.
-    static let reportedFailureLimit = 5
 
     @Test func timedChainsMatchTheModel() {
-        let seed = ModelRun.seed(default: Self.defaultSeed)
-        var failures = 0
-        for index in ModelRun.cases(default: Self.defaultCaseCount) {
-            var random = SeededRandom(seed: seed, stream: 4 << 32 | index)
-            let timedCase = TimedCase.random(using: &random)
-            let (expected, subjectsHoldTheChain) = TimedReference.playInFull(timedCase)
-            let outcome = TimedChainRunner.run(timedCase)
-            #expect(
-                outcome.events == expected,
-                """
-                Timed chain differs from the model: case \(index). Replay with \
-                STREAMS_MODEL_SEED=\(seed) STREAMS_MODEL_CASE=\(index) swift test --filter TimedOperatorModelTests
-                \(timedCase)
-                expected: \(expected.map(\.description).joined(separator: " "))
-                actual:   \(outcome.events.map(\.description).joined(separator: " "))
-                """)
-            #expect(
-                outcome.released && (outcome.releasedBeforeSubjectsFinished || subjectsHoldTheChain),
-                """
-                Timed chain was not freed after it ended (\(outcome.released ? "only once the subjects finished" : "even once the subjects finished")): case \(index). Replay with \
-                STREAMS_MODEL_SEED=\(seed) STREAMS_MODEL_CASE=\(index) swift test --filter TimedOperatorModelTests
-                \(timedCase)
-                """)
-            if outcome.events != expected || !outcome.released
-                || !(outcome.releasedBeforeSubjectsFinished || subjectsHoldTheChain)
-            {
-                failures += 1
-                if failures == Self.reportedFailureLimit { break }
-            }
-        }
+        checkTimedCases(
+            suite: "TimedOperatorModelTests", defaultSeed: Self.defaultSeed, defaultCount: Self.defaultCaseCount,
+            stream: 4
+        ) { TimedCase.random(using: &$0) }
     }
 
     /// Fixed cases whose outcome follows from Combine's documented rules, worked out by hand: the
