@@ -87,7 +87,9 @@ final class SubjectBroadcaster<Output, Failure: Error> {
 
     /// Attaches a subscriber: it gets a conduit, or, after completion, an empty subscription and the
     /// completion. The conduit keeps `subject` alive until the subscription ends, as Combine's
-    /// subjects' subscriptions keep theirs.
+    /// subjects' subscriptions keep theirs. A completion sent from another thread before the
+    /// subscriber has returned from `receive(subscription:)` reaches it only then (one sent from
+    /// inside that call, on this thread, goes down nested in it, as in Combine).
     @inlinable
     func attach<S: Subscriber>(_ subscriber: S, keepingAlive subject: AnyObject? = nil)
     where S.Input == Output, S.Failure == Failure {
@@ -103,6 +105,7 @@ final class SubjectBroadcaster<Output, Failure: Error> {
             subscriber.receive(completion: completion)
         } else {
             subscriber.receive(subscription: conduit)
+            conduit.subscriptionDelivered()
         }
     }
 

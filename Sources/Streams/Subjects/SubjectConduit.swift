@@ -84,6 +84,25 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
     @exclusivity(unchecked)
     final var currentValueQueued = false
 
+    /// Guarded by `lock`: whether the subscriber has returned from `receive(subscription:)`. Until
+    /// then, a completion sent from another thread than `attachingThread` waits in
+    /// `heldCompletion`, so that the subscriber never receives its completion before, or while, it
+    /// receives its subscription (an operator that ignores a completion coming first would never
+    /// end). One sent on `attachingThread`, from inside `receive(subscription:)`, goes down nested
+    /// there, as in Combine.
+    @usableFromInline
+    @exclusivity(unchecked)
+    final var hasSubscription = false
+
+    /// The thread that attaches the subscriber and hands it its subscription.
+    @usableFromInline
+    final let attachingThread = ThreadIdentity.current
+
+    /// Guarded by `lock`: a completion that came before the subscriber had its subscription.
+    @usableFromInline
+    @exclusivity(unchecked)
+    final var heldCompletion: Subscribers.Completion<Failure>?
+
     /// Guarded by the subject's lock: this conduit's place in the subscriber list.
     @usableFromInline
     @exclusivity(unchecked)
@@ -215,6 +234,17 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
         case sendCurrentValue
     }
 
+    /// Called once the subscriber has returned from `receive(subscription:)`: from now on its
+    /// completion goes to it at once, and one that came meanwhile goes to it now.
+    @inlinable
+    final func subscriptionDelivered() {
+        let held = lock.withLock { () -> Subscribers.Completion<Failure>? in
+            hasSubscription = true
+            return heldCompletion.take()
+        }
+        if let held { deliverCompletion(self, held) }
+    }
+
     @inlinable
     final func request(_ demand: Subscribers.Demand) {
         precondition(demand > 0, "A subscription's demand must be greater than zero, got \(demand)")
@@ -314,14 +344,22 @@ final class SubjectConduitTo<Downstream: Subscriber>: SubjectConduit<Downstream.
         }
     }
 
-    /// Ends the subscription and delivers the completion; called by the subject's delivering thread
-    /// only.
+    /// Ends the subscription and delivers the completion; called by the subject's delivering thread,
+    /// or, for a completion that came from another thread before the subscriber had its subscription
+    /// (which waits for it), by the thread that handed the subscriber its subscription, once it has.
     @inlinable
     static func deliverCompletion(
         _ base: SubjectConduit<Downstream.Input, Downstream.Failure>,
         _ completion: Subscribers.Completion<Downstream.Failure>
     ) {
-        guard let owner = base.lock.withLock({ base.endLocked() }) else { return }
+        let owner = base.lock.withLock { () -> AnyObject? in
+            guard base.hasSubscription || base.attachingThread == ThreadIdentity.current else {
+                base.heldCompletion = completion
+                return nil
+            }
+            return base.endLocked()
+        }
+        guard let owner else { return }
         // The subject lives until its completion has been delivered, as in Combine.
         defer { withExtendedLifetime(owner) {} }
         guard let storage = base.withBroadcaster({ $0.lock.withLock { base.takeDownstream() } }) else { return }

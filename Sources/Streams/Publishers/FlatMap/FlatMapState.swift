@@ -305,11 +305,16 @@ struct FlatMapState<Output, Failure: Error> {
         return (turn.takeIfFree(by: thread), unleash)
     }
 
-    /// Downstream cancelled: returns what to cancel, unless the stream already ended.
+    /// Downstream cancelled: returns what to cancel, unless the stream already ended. A failure still
+    /// waiting for the thread that holds the turn is dropped: once `cancel()` has returned, nothing
+    /// more goes down (as for merge).
     @inlinable
     mutating func cancel() -> Ending? {
         isCancelled = true
-        guard !isTerminal else { return nil }
+        guard !isTerminal else {
+            pendingFailure = nil
+            return nil
+        }
         isTerminal = true
         var cancel = children.values.compactMap(\.subscription)
         if let upstream = upstreamStatus.subscription { cancel.append(upstream) }
