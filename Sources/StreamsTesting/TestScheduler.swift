@@ -127,6 +127,12 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     }
 
     /// Schedules an action to run at `date` and then every `interval`, until cancelled.
+    ///
+    /// With an interval of zero or less each run is due again at once, at the same instant; an
+    /// operator may do that and cancel after the first run (a `debounce` for zero seconds does). One
+    /// that keeps running at the same instant would never let advancing return: after
+    /// ``sameInstantRepetitionLimit`` runs it fails the running test with a message that gives the
+    /// interval, and stops repeating.
     public func schedule(
         after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
         options: SchedulerOptions?, _ action: @escaping () -> Void
@@ -294,17 +300,37 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
             guard !repetition.isCancelled else { return }
             action()
             guard !repetition.isCancelled else { return }
+            if interval <= .zero, repetition.ranAgainAtTheSameInstant() > Self.sameInstantRepetitionLimit {
+                TestIssueReporter.reportMisuse(
+                    "TestScheduler ran an action repeating every \(ReadableTime.describe(interval)) \(Self.sameInstantRepetitionLimit) times at the same instant and stopped it: a repetition needs an interval longer than zero, or virtual time can never move past it."
+                )
+                return
+            }
             self?.scheduleRepetition(
                 at: due.advanced(by: interval), interval: interval, repetition: repetition, action)
         }
         if !repetition.arm(ticket) { timeline.cancel(ticket) }
     }
 
-    /// The state of one repeating action: whether it was cancelled, and the ticket of its next run.
-    private final class Repetition: @unchecked Sendable {  // @unchecked: both properties are guarded by `lock`.
+    /// How many times an action repeating with an interval of zero or less may run at one instant
+    /// before the scheduler stops it and fails the test.
+    public static var sameInstantRepetitionLimit: Int { 1_000 }
+
+    /// The state of one repeating action: whether it was cancelled, the ticket of its next run, and how
+    /// many times it ran again at the same instant.
+    private final class Repetition: @unchecked Sendable {  // @unchecked: every property is guarded by `lock`.
         private let lock = Lock()
         private var cancelled = false
         private var ticket: Int?
+        private var sameInstantRuns = 0
+
+        /// Counts one more run at the same instant; returns the count.
+        func ranAgainAtTheSameInstant() -> Int {
+            lock.withLock {
+                sameInstantRuns += 1
+                return sameInstantRuns
+            }
+        }
 
         var isCancelled: Bool {
             lock.withLock { cancelled }

@@ -137,6 +137,42 @@ import Testing
         cancellable.cancel()
     }
 
+    @Test(arguments: [0, -3])
+    func aRepetitionThatNeverMovesOnFailsTheTestInsteadOfHanging(seconds: Int) {
+        let scheduler = DispatchQueue.test
+        var runs = 0
+        let cancellable = scheduler.schedule(
+            after: scheduler.now.advanced(by: .seconds(1)), interval: .seconds(seconds),
+            tolerance: scheduler.minimumTolerance, options: nil
+        ) { runs += 1 }
+        expectMisuse(
+            "TestScheduler ran an action repeating every \(seconds) s 1000 times at the same instant and stopped it"
+        ) {
+            scheduler.advance(by: .seconds(10))
+        }
+        #expect(runs == TestSchedulerOf<DispatchQueue>.sameInstantRepetitionLimit + 1)
+        #expect(scheduler.scheduledCount == 0)
+        #expect(scheduler.elapsed == .seconds(10), "advancing returned and went on")
+        cancellable.cancel()
+    }
+
+    @Test func aZeroIntervalRepetitionCancelledAfterItsFirstRunIsFine() {
+        // What debounce(for: .zero) and timeout(.zero) do: their first run cancels the rest.
+        let scheduler = DispatchQueue.test
+        var runs = 0
+        var cancellable: (any Cancellable)?
+        cancellable = scheduler.schedule(
+            after: scheduler.now, interval: .zero, tolerance: .zero, options: nil
+        ) {
+            runs += 1
+            cancellable?.cancel()
+        }
+        // Any issue the scheduler reported would fail this test.
+        scheduler.advance(by: .seconds(1))
+        #expect(runs == 1)
+        #expect(scheduler.scheduledCount == 0)
+    }
+
     @Test func advancingToAnEarlierInstantKeepsTheClock() {
         let scheduler = RunLoop.test
         let start = scheduler.now
