@@ -68,8 +68,8 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
 
     /// Whether every value may be delivered without looking at the demand: the subscription is live,
     /// and its demand is unlimited and it owes no current value, or it belongs to an observable
-    /// object's publisher, which ignores demand. Changed with `lock` held; delivery reads it without
-    /// the lock.
+    /// object's publisher, which ignores demand, and the subscriber has its subscription. Changed with
+    /// `lock` held; delivery reads it without the lock.
     @usableFromInline
     final let deliversFreely: AtomicFlag
 
@@ -146,7 +146,7 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
         let keepsCurrentValue = broadcaster.keepsCurrentValue
         self.kind = kind
         self.keepsCurrentValue = keepsCurrentValue
-        deliversFreely = AtomicFlag(kind == .observableObject)
+        deliversFreely = AtomicFlag()
         owesCurrentValue = keepsCurrentValue
         attachedBroadcaster = Unmanaged.passUnretained(broadcaster)
         owner = subject ?? broadcaster
@@ -178,8 +178,16 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
     }
 
     /// Takes one unit of demand for a value about to be delivered. Call with `lock` held.
+    ///
+    /// An observable object's publisher ignores demand, but it delivers nothing to a subscriber that
+    /// has not yet returned from `receive(subscription:)`, unless the value was sent from inside that
+    /// call: a change sent meanwhile from another thread came before the subscription, for that
+    /// subscriber, and the subscriber must not see a value before its subscription.
     @inlinable
     final func takeDemandLocked(forCurrentValue: Bool) -> Bool {
+        if kind == .observableObject {
+            return owner != nil && (hasSubscription || attachingThread == ThreadIdentity.current)
+        }
         if forCurrentValue {
             currentValueQueued = false
             guard owesCurrentValue else { return false }
@@ -207,7 +215,7 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
             demand += more
             if demand == .unlimited {
                 hasUnlimitedDemand.set(true)
-                if !owesCurrentValue { deliversFreely.set(true) }
+                if !owesCurrentValue, kind != .observableObject { deliversFreely.set(true) }
             }
             guard owesCurrentValue, !currentValueQueued else {
                 return acknowledges ? .acknowledge(attachedBroadcaster.takeUnretainedValue()) : .none
@@ -235,11 +243,13 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
     }
 
     /// Called once the subscriber has returned from `receive(subscription:)`: from now on its
-    /// completion goes to it at once, and one that came meanwhile goes to it now.
+    /// completion goes to it at once, and one that came meanwhile goes to it now; an observable
+    /// object's publisher delivers to it every change from now on.
     @inlinable
     final func subscriptionDelivered() {
         let held = lock.withLock { () -> Subscribers.Completion<Failure>? in
             hasSubscription = true
+            if kind == .observableObject, owner != nil { deliversFreely.set(true) }
             return heldCompletion.take()
         }
         if let held { deliverCompletion(self, held) }

@@ -111,6 +111,44 @@ extension ConcurrentScheduleTests {
             }
             #expect(recorder.events == [.subscriptionBegins, .subscriptionReturns])
         }
+
+        /// An observable object's publisher ignores demand, yet a change sent from another thread
+        /// while a subscriber is still being attached must not reach it before its subscription,
+        /// nor while it is inside `receive(subscription:)`: for that subscriber the change came
+        /// before it subscribed. (Before, the soak run saw a change arrive before the subscription.)
+        /// Changes sent once it has returned reach it.
+        @Test func anObjectWillChangeSentWhileTheSubscriberIsBeingAttachedDoesNotReachIt() {
+            let publisher = ObservableObjectPublisher()
+            let inside = StressSignal()
+            let sent = StressSignal()
+            let recorder = ScheduleRecorder {
+                inside.signal()
+                #expect(sent.wait())
+            }
+
+            runOnThreads(2) { thread in
+                if thread == 0 {
+                    publisher.map { 1 }.setFailureType(to: TestError.self).subscribe(recorder)
+                } else {
+                    #expect(inside.wait())
+                    publisher.send()
+                    sent.signal()
+                }
+            }
+            publisher.send()
+            #expect(recorder.events == [.subscriptionBegins, .subscriptionReturns, .value(1)])
+            recorder.cancel()
+        }
+
+        /// A change sent from inside `receive(subscription:)`, on the subscribing thread, still goes
+        /// down nested in that call.
+        @Test func anObjectWillChangeSentFromInsideReceiveSubscriptionGoesDownNested() {
+            let publisher = ObservableObjectPublisher()
+            let recorder = ScheduleRecorder { publisher.send() }
+            publisher.map { 2 }.setFailureType(to: TestError.self).subscribe(recorder)
+            #expect(recorder.events == [.subscriptionBegins, .value(2), .subscriptionReturns])
+            recorder.cancel()
+        }
     }
 }
 
