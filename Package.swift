@@ -25,6 +25,10 @@ let package = Package(
         .target(name: "StreamsNetworking", dependencies: ["Streams"], swiftSettings: sharedSettings),
         .executableTarget(
             name: "StreamsDemo", dependencies: ["Streams", "StreamsTesting"], swiftSettings: sharedSettings),
+        // Draws the operator reference pages' marble diagrams from real runs (Scripts/draw-marble-diagrams.sh);
+        // not a product: nothing depends on it.
+        .executableTarget(
+            name: "StreamsMarbleDiagrams", dependencies: ["Streams", "StreamsTesting"], swiftSettings: sharedSettings),
         .testTarget(
             name: "StreamsTests", dependencies: ["Streams", "StreamsTesting"], swiftSettings: sharedSettings),
         .testTarget(

@@ -2,12 +2,15 @@
 # Takes screenshots of the documentation site as a reader sees it, in a real browser: every tutorial
 # and article page, in the light and the dark appearance, at a laptop's width.
 # Usage: Scripts/screenshot-docs.sh [output-dir]     (default: .build/docs/screenshots)
+#        Scripts/screenshot-docs.sh output-dir page...   only these pages, each a path of the site,
+#            e.g. documentation/streams/publishers/debounce (a symbol's page, such as an operator's)
 # Needs Debian's chromium-headless-shell (or CHROMIUM=/path/to/a/chromium); builds the site with
 # Scripts/build-docs.sh --site unless DOCS_SITE names one already built. Look at the pictures before
 # calling a change to the documentation done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 output=${1:-.build/docs/screenshots}
+shift || true
 browser=${CHROMIUM:-$(command -v chromium-headless-shell || command -v chromium || true)}
 if [ -z "$browser" ]; then
     echo "screenshot-docs: no Chromium found (apt-get install chromium-headless-shell)" >&2
@@ -27,21 +30,25 @@ for _ in $(seq 50); do
     sleep 0.1
 done
 
-# Every tutorial page and every article (the catalog's top-level .md files but the landing page).
-pages=(tutorials/streams)
-for tutorial in Docs/Streams.docc/Tutorials/*.tutorial; do
-    name=$(basename "$tutorial" .tutorial)
-    [ "$name" = Streams ] || pages+=("tutorials/streams/$(tr '[:upper:]' '[:lower:]' <<<"$name")")
-done
-pages+=(documentation/streams)
-for article in Docs/Streams.docc/*.md; do
-    name=$(basename "$article" .md)
-    [ "$name" = Streams ] || pages+=("documentation/streams/$(tr '[:upper:]' '[:lower:]' <<<"$name")")
-done
+# The pages asked for, or every tutorial page and every article (the catalog's top-level .md files
+# but the landing page).
+pages=("$@")
+if [ ${#pages[@]} -eq 0 ]; then
+    pages=(tutorials/streams)
+    for tutorial in Docs/Streams.docc/Tutorials/*.tutorial; do
+        name=$(basename "$tutorial" .tutorial)
+        [ "$name" = Streams ] || pages+=("tutorials/streams/$(tr '[:upper:]' '[:lower:]' <<<"$name")")
+    done
+    pages+=(documentation/streams)
+    for article in Docs/Streams.docc/*.md; do
+        name=$(basename "$article" .md)
+        [ "$name" = Streams ] || pages+=("documentation/streams/$(tr '[:upper:]' '[:lower:]' <<<"$name")")
+    done
+fi
 
 mkdir -p "$output"
 for page in "${pages[@]}"; do
-    file=$(tr '/' '_' <<<"$page")
+    file=$(sed 's#[/():]#_#g' <<<"$page")
     for appearance in light dark; do
         # Blink's preferred colour scheme: 0 is dark, 1 is light.
         scheme=$([ "$appearance" = dark ] && echo 0 || echo 1)
