@@ -59,3 +59,19 @@ struct NamedPublisher<Output, Failure: Error>: Publisher, CustomStringConvertibl
 struct DiagramError: Error, CustomStringConvertible {
     var description: String { "an error" }
 }
+
+extension MarbleScenario {
+    /// The diagram of an operator over one input, drawn as `upstream`: a hot publisher that plays
+    /// `marbles`, each value read as an `Input`.
+    static func overOneInput<Input: LosslessStringConvertible, Output: Publisher>(
+        name: String, caption: String, pages: [String], note: String, upstream marbles: String,
+        of _: Input.Type, label: @escaping (Output.Output) -> String = { String(describing: $0) },
+        _ apply: @escaping (AnyPublisher<Input, Never>, DiagramScheduler) -> Output
+    ) -> MarbleScenario {
+        MarbleScenario(name: name, caption: caption, pages: pages, note: note) { picture, scheduler in
+            let upstream = picture.input(
+                "upstream", scheduler.createHotPublisher(marbles: marbles, outputType: Input.self))
+            picture.output(apply(upstream, scheduler), label: label)
+        }
+    }
+}

@@ -5,60 +5,43 @@ import StreamsTesting
 /// Operators that turn values into other values, or gather them.
 var transformingScenarios: [MarbleScenario] {
     [
-        MarbleScenario(
+        .overOneInput(
             name: "map", caption: "map { $0 * 10 }",
             pages: ["Publisher/map(_:)-93vzs", "Publishers/Map"],
-            note: "Each value is transformed as it arrives; the completion passes through."
-        ) { picture, scheduler in
-            let upstream = picture.input(
-                "upstream", scheduler.createHotPublisher(marbles: "-1-2--3-|", outputType: Int.self))
-            picture.output(upstream.map { $0 * 10 })
-        },
-        MarbleScenario(
+            note: "Each value is transformed as it arrives; the completion passes through.",
+            upstream: "-1-2--3-|", of: Int.self
+        ) { upstream, _ in upstream.map { $0 * 10 } },
+        .overOneInput(
             name: "compactMap", caption: "compactMap { Int($0) }",
             pages: ["Publisher/compactMap(_:)", "Publishers/CompactMap"],
-            note: "Values the closure turns into `nil` are dropped; the others pass, transformed."
-        ) { picture, scheduler in
-            let upstream = picture.input("upstream", scheduler.createHotPublisher(marbles: "-1-x-3--y-4|"))
-            picture.output(upstream.compactMap { Int($0) })
-        },
-        MarbleScenario(
+            note: "Values the closure turns into `nil` are dropped; the others pass, transformed.",
+            upstream: "-1-x-3--y-4|", of: String.self
+        ) { upstream, _ in upstream.compactMap { Int($0) } },
+        .overOneInput(
             name: "scan", caption: "scan(0, +)",
             pages: ["Publisher/scan(_:_:)", "Publishers/Scan"],
-            note: "Each value is combined with the result so far, and every result is published."
-        ) { picture, scheduler in
-            let upstream = picture.input(
-                "upstream", scheduler.createHotPublisher(marbles: "-1-2--3-4|", outputType: Int.self))
-            picture.output(upstream.scan(0, +))
-        },
-        MarbleScenario(
+            note: "Each value is combined with the result so far, and every result is published.",
+            upstream: "-1-2--3-4|", of: Int.self
+        ) { upstream, _ in upstream.scan(0, +) },
+        .overOneInput(
             name: "reduce", caption: "reduce(0, +)",
             pages: ["Publisher/reduce(_:_:)", "Publishers/Reduce"],
-            note: "Values are combined as they arrive; only the final result is published, when the upstream finishes."
-        ) { picture, scheduler in
-            let upstream = picture.input(
-                "upstream", scheduler.createHotPublisher(marbles: "-1-2--3-4|", outputType: Int.self))
-            picture.output(upstream.reduce(0, +))
-        },
-        MarbleScenario(
+            note: "Values are combined as they arrive; only the final result is published, when the upstream finishes.",
+            upstream: "-1-2--3-4|", of: Int.self
+        ) { upstream, _ in upstream.reduce(0, +) },
+        .overOneInput(
             name: "collect-count", caption: "collect(2)",
             pages: ["Publisher/collect(_:)", "Publishers/CollectByCount"],
-            note: "Values are gathered into arrays of two; the last, shorter array goes out with the completion."
-        ) { picture, scheduler in
-            let upstream = picture.input(
-                "upstream", scheduler.createHotPublisher(marbles: "-1-2-3-4-5|", outputType: Int.self))
-            picture.output(upstream.collect(2), label: arrayLabel)
-        },
-        MarbleScenario(
+            note: "Values are gathered into arrays of two; the last, shorter array goes out with the completion.",
+            upstream: "-1-2-3-4-5|", of: Int.self, label: arrayLabel
+        ) { upstream, _ in upstream.collect(2) },
+        .overOneInput(
             name: "collect-by-time", caption: "collect(.byTime(scheduler, .seconds(4)))",
             pages: ["Publisher/collect(_:options:)", "Publishers/CollectByTime"],
             note:
-                "Every four seconds, the values gathered in that window go out as one array (none when the window was empty); the rest go out with the completion."
-        ) { picture, scheduler in
-            let upstream = picture.input(
-                "upstream", scheduler.createHotPublisher(marbles: "-1-2-3-------4|", outputType: Int.self))
-            picture.output(upstream.collect(.byTime(scheduler, .seconds(4))), label: arrayLabel)
-        },
+                "Every four seconds, the values gathered in that window go out as one array (none when the window was empty); the rest go out with the completion.",
+            upstream: "-1-2-3-------4|", of: Int.self, label: arrayLabel
+        ) { upstream, scheduler in upstream.collect(.byTime(scheduler, .seconds(4))) },
     ]
 }
 
