@@ -13,12 +13,14 @@ public import Streams
 /// ```swift
 /// @Test func drawsDebounce() throws {
 ///     let scheduler = DispatchQueue.test
-///     let picture = MarblePicture(of: "debounce(for: .seconds(2), scheduler: scheduler)", scheduler: scheduler)
+///     let picture = MarblePicture(
+///         of: "debounce(for: .seconds(2), scheduler: scheduler)", scheduler: scheduler)
 ///     let keys = picture.input("keys", scheduler.createHotPublisher(marbles: "-a-b----c--|"))
 ///     picture.output(keys.debounce(for: .seconds(2), scheduler: scheduler))
 ///     scheduler.run()
 ///
-///     #expect(picture.altText.hasSuffix("output sends b at 5 s and c at 10 s, then finishes at 11 s."))
+///     #expect(picture.altText.hasSuffix(
+///         "output sends b at 5 s and c at 10 s, then finishes at 11 s."))
 ///     try picture.svg().write(toFile: "debounce.svg", atomically: true, encoding: .utf8)
 /// }
 /// ```
