@@ -32,5 +32,32 @@ var sharingScenarios: [MarbleScenario] {
                 picture.output(shared, title: "subscriber 2")
             }
         },
+        MarbleScenario(
+            name: "multicast", caption: "multicast { PassthroughSubject() }",
+            pages: ["Publisher/multicast(_:)", "Publishers/Multicast"],
+            note:
+                "Subscribers attach to the subject, and nothing is asked of the upstream until `connect()`, called here at 4 s; from then on each subscriber receives what the upstream sends, a late one only what comes after it joined."
+        ) { picture, scheduler in
+            let upstream = picture.input(
+                "upstream", scheduler.createHotPublisher(marbles: "-1-2-3-4-5-|", outputType: Int.self))
+            let multicast = upstream.multicast { PassthroughSubject() }
+            picture.output(multicast, title: "subscriber 1")
+            let connection = ConnectionHolder()
+            scheduler.schedule(after: scheduler.now.advanced(by: .seconds(4))) {
+                connection.cancellable = multicast.connect()
+            }
+            scheduler.schedule(after: scheduler.now.advanced(by: .seconds(6))) {
+                picture.output(multicast, title: "subscriber 2")
+            }
+            // The connection lasts as long as its cancellable: keep it until the upstream has finished.
+            scheduler.schedule(after: scheduler.now.advanced(by: .seconds(11))) {
+                withExtendedLifetime(connection) {}
+            }
+        },
     ]
+}
+
+/// Keeps the connection of a connectable publisher for as long as the run lasts.
+final class ConnectionHolder {
+    var cancellable: (any Cancellable)?
 }

@@ -42,7 +42,33 @@ var transformingScenarios: [MarbleScenario] {
                 "Every four seconds, the values gathered in that window go out as one array (none when the window was empty); the rest go out with the completion.",
             upstream: "-1-2-3-------4|", of: Int.self, label: arrayLabel
         ) { upstream, scheduler in upstream.collect(.byTime(scheduler, .seconds(4))) },
+        .overOneInput(
+            name: "collect-by-time-or-count", caption: "collect(.byTimeOrCount(scheduler, .seconds(4), 2))",
+            pages: ["Publisher/collect(_:options:)", "Publishers/CollectByTime"],
+            note:
+                "An array goes out when it holds two values, or when four seconds have passed since the last one went out, whichever comes first.",
+            upstream: "-1-23------4|", of: Int.self, label: arrayLabel
+        ) { upstream, scheduler in upstream.collect(.byTimeOrCount(scheduler, .seconds(4), 2)) },
+        .overOneInput(
+            name: "tryMap", caption: "tryMap { try parse($0) }",
+            pages: ["Publisher/tryMap(_:)", "Publishers/TryMap"],
+            note:
+                "Each value is transformed as it arrives; when the closure throws (here `parse` does for anything but a number), the output fails with the error and the upstream is cancelled.",
+            upstream: "-1-2-x-3-|", of: String.self
+        ) { upstream, _ in upstream.tryMap { try parse($0) } },
+        .overOneInput(
+            name: "count", caption: "count()",
+            pages: ["Publisher/count()", "Publishers/Count"],
+            note: "Values are counted as they arrive; the count goes out when the upstream finishes.",
+            upstream: "-a-b--c-|", of: String.self
+        ) { upstream, _ in upstream.count() },
     ]
+}
+
+/// A number read from its digits; throws ``DiagramError`` for anything else.
+func parse(_ text: String) throws -> Int {
+    guard let number = Int(text) else { throw DiagramError() }
+    return number
 }
 
 /// An array of numbers as Swift prints it: `[1, 2]`.

@@ -119,6 +119,24 @@ import Testing
         )
     }
 
+    /// (The only subscriber of `share()` cancelling cancels the upstream; the next one subscribes
+    /// to it again.)
+    @Test func aSubscribersLineSpeaksOfWhatItReceived() {
+        let scheduler = DispatchQueue.test
+        let picture = Picture(of: "share()", scheduler: scheduler)
+        let numbers = picture.input("upstream", scheduler.createHotPublisher(marbles: "-1-2-3|", outputType: Int.self))
+        let shared = numbers.share()
+        picture.output(shared, title: "early").cancel(at: .seconds(2))
+        scheduler.schedule(after: scheduler.now.advanced(by: .seconds(2))) {
+            picture.output(shared, title: "late")
+        }
+        scheduler.run()
+        #expect(
+            picture.altText
+                == "A marble diagram of share(). upstream: subscription 1, at 0 s, sends 1 at 1 s, then is cancelled at 2 s; subscription 2, at 2 s, sends 2 at 3 s and 3 at 5 s, then finishes at 6 s. early receives 1 at 1 s, then cancels at 2 s. late subscribes at 2 s, then receives 2 at 3 s and 3 at 5 s, then the completion at 6 s."
+        )
+    }
+
     @Test func eachSubscriptionOfAnInputIsASegmentOfItsLine() {
         let scheduler = DispatchQueue.test
         let picture = Picture(of: "retry(1)", scheduler: scheduler)
