@@ -27,7 +27,7 @@ extension ConcurrentScheduleTests {
 
 /// One flatMap schedule: the outer publisher's script, `maxPublishers`, the inner publishers'
 /// scripts, and the subscriber's demand and cancel.
-struct FlatMapCase: CustomStringConvertible {
+struct FlatMapCase: FlatteningScheduleCase {
     var outer: OuterScript
     var maxPublishers: Subscribers.Demand
     var inners: [UpstreamScript]
@@ -59,47 +59,14 @@ struct FlatMapCase: CustomStringConvertible {
         return FlatMapCase(outer: outer, maxPublishers: maxPublishers, inners: inners, demand: demand, cancel: cancel)
     }
 
-    /// Plays the schedule and checks it.
-    func play() -> ScheduleOutcome {
-        var problems = ScheduleProblems()
-        let probe = StressLeakProbe()
-        do {
-            let upstream = StressSource<Int, StressError>()
-            let sources = inners.map { ScheduleUpstream($0, kind: .waiting, name: "inner \($0.index)") }
-            let release: @Sendable () -> Void = {
-                upstream.close()
-                sources.closeAll()
-            }
-            let watch = DeliveryWatch()
-            let sink: StressSink<StressValue, StressError> = scheduleSink(
-                demand, cancel, watch: watch, release: release)
-            let publishers = sources.map { $0.publisher(watchedBy: probe) }
-            let token = LifetimeToken()
-            upstream.flatMap(maxPublishers: maxPublishers) { [token] index in
-                withExtendedLifetime(token) { publishers[index] }
-            }
-            .subscribe(sink, watch: watch, afterCompletion: release)
-            probe.watch("outer", upstream)
-            for source in sources { source.watch(probe) }
-            probe.watch("subscriber", sink)
-            probe.watch("flatMap", object: sink.subscriptionReference)
-            probe.watch("flatMap's closure", object: token)
+    var operatorName: String { "flatMap" }
+    var closureName: String { "flatMap's closure" }
 
-            let outer = self.outer
-            var roles: [@Sendable () -> Bool] = sources.map { source in { source.play() } }
-            roles.append { outer.play(upstream, inners: sources) }
-            let steps = driverSteps(for: sink, demand, cancel, watch: watch, release: release)
-            if !steps.isEmpty { roles.append(driverRole(steps)) }
-            problems.add(playRoles(roles))
-
-            problems.noteReceived(sink.report)
-
-            check(sink.report, watch, sources, upstream, &problems)
-            if sink.report.completions.isEmpty { sink.cancel() }
-            release()
-        }
-        problems.checkFreed(probe)
-        return ScheduleOutcome(script: description, problems: problems.report)
+    func flatten(
+        _ upstream: StressSource<Int, StressError>,
+        inner: @escaping (Int) -> AnyPublisher<StressValue, StressError>
+    ) -> AnyPublisher<StressValue, StressError> {
+        upstream.flatMap(maxPublishers: maxPublishers, inner).eraseToAnyPublisher()
     }
 
     /// Checks what the subscriber received against the script.
