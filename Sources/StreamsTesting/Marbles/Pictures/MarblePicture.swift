@@ -127,7 +127,12 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// sends a at 1 s, b at 3 s and c at 8 s, then finishes at 11 s. output sends b at 5 s and c at
     /// 10 s, then finishes at 11 s."
     public var altText: String {
-        MarblePictureWords(caption: caption, lines: recordedLines) { ReadableTime.describe($0) }.text
+        words(recordedLines)
+    }
+
+    /// What `lines` show, in words.
+    private func words(_ lines: [MarbleLine<Stride>]) -> String {
+        MarblePictureWords(caption: caption, lines: lines) { ReadableTime.describe($0) }.text
     }
 
     /// The picture as an SVG document, in the colours of `appearance`.
@@ -142,7 +147,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
             rulerLabel: { ReadableTime.describe(self.frame * Stride(exactly: $0)!) })
         return MarbleSVGWriter(
             layout: layout, palette: appearance == .light ? .light : .dark, title: "A marble diagram of \(caption)",
-            description: altText
+            description: words(lines)
         ).document
     }
 
