@@ -132,7 +132,9 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// operator may do that and cancel after the first run (a `debounce` for zero seconds does). One
     /// that keeps running at the same instant would never let advancing return: after
     /// ``sameInstantRepetitionLimit`` runs it fails the running test with a message that gives the
-    /// interval, and stops repeating.
+    /// interval, and stops repeating. A run whose next one would fall beyond the end of the clock
+    /// (the time type's latest instant, such as `DispatchTime.distantFuture`) is the last: virtual
+    /// time cannot go past its end.
     public func schedule(
         after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
         options: SchedulerOptions?, _ action: @escaping () -> Void
@@ -306,8 +308,10 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
                 )
                 return
             }
-            self?.scheduleRepetition(
-                at: due.advanced(by: interval), interval: interval, repetition: repetition, action)
+            let next = due.advanced(by: interval)
+            // Past the end of the clock, advancing saturates: the next run would never come.
+            if interval > .zero, !(due < next) { return }
+            self?.scheduleRepetition(at: next, interval: interval, repetition: repetition, action)
         }
         if !repetition.arm(ticket) { timeline.cancel(ticket) }
     }

@@ -156,6 +156,27 @@ import Testing
         cancellable.cancel()
     }
 
+    @Test func aRepetitionReachingTheEndOfTheClockRunsThereOnceAndStops() {
+        // The dispatch clock ends a little before 2^62 ns: every 2^61 ns, the second run is at its end,
+        // and the next would be past it.
+        let scheduler = DispatchQueue.test
+        let interval = DispatchQueue.SchedulerTimeType.Stride.nanoseconds(1 << 61)
+        let end = DispatchQueue.SchedulerTimeType(.distantFuture)
+        var runs: [DispatchQueue.SchedulerTimeType] = []
+        let cancellable = scheduler.schedule(
+            after: scheduler.now.advanced(by: interval), interval: interval, tolerance: .zero, options: nil
+        ) {
+            runs.append(scheduler.now)
+        }
+        scheduler.advance(by: .seconds(1))
+        #expect(runs == [])
+        scheduler.run()
+        #expect(runs == [scheduler.startTime.advanced(by: interval), end])
+        #expect(scheduler.now == end)
+        #expect(scheduler.scheduledCount == 0, "nothing is left to run past the end")
+        cancellable.cancel()
+    }
+
     @Test func aZeroIntervalRepetitionCancelledAfterItsFirstRunIsFine() {
         // What debounce(for: .zero) and timeout(.zero) do: their first run cancels the rest.
         let scheduler = DispatchQueue.test

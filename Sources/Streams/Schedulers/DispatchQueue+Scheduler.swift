@@ -83,6 +83,16 @@ extension DispatchQueue: Scheduler {
             lhs.dispatchTime == rhs.dispatchTime
         }
 
+        /// Returns whether the first time comes before the second, by their dispatch times.
+        ///
+        /// Instants are ordered as the dispatch clock orders them, so `DispatchTime.distantFuture`
+        /// comes after every other instant. The order cannot be read from the sign of
+        /// ``distance(to:)`` alone, which is `.nanoseconds(.max)` both to and from the distant future.
+        @inlinable
+        public static func < (lhs: SchedulerTimeType, rhs: SchedulerTimeType) -> Bool {
+            lhs.dispatchTime < rhs.dispatchTime
+        }
+
         /// Hashes the instant's raw dispatch time.
         ///
         /// - Parameter hasher: The hasher to use when combining the components of this instance.

@@ -13,7 +13,7 @@ import Testing
     func aFrameOfZeroOrLessIsReportedWhenPlaying(frame: DispatchQueue.SchedulerTimeType.Stride) {
         let scheduler = DispatchQueue.test
         var played: [String] = []
-        let issues = MarblePublisherFuzzTests.issues {
+        let issues = recordedIssues {
             played += MarblePublisherFuzzTests.play(
                 scheduler.createColdPublisher(marbles: "a-b|", frame: frame), on: scheduler)
             played += MarblePublisherFuzzTests.play(

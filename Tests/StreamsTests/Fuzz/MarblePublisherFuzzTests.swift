@@ -1,6 +1,5 @@
 import Foundation
 import Streams
-import Synchronization
 import Testing
 
 @testable import StreamsTesting
@@ -40,7 +39,7 @@ import Testing
                 default: { Self.values[$0] != nil }
                 }
             var recorded: [String] = []
-            let issues = Self.issues {
+            let issues = recordedIssues {
                 recorded =
                     switch variant {
                     case 0: Self.play(scheduler.createColdPublisher(marbles: source, error: Failed()), on: scheduler)
@@ -75,7 +74,7 @@ import Testing
         check(stream: 2) { _, source in
             let scheduler = DispatchQueue.test
             var recorded: [String] = []
-            let issues = Self.issues {
+            let issues = recordedIssues {
                 recorded = Self.play(scheduler.createHotPublisher(marbles: source, error: Failed()), on: scheduler)
             }
             let reference = MarbleReference.read(source, kind: .hot, isValue: { _ in true })
@@ -100,7 +99,7 @@ import Testing
             let reference = MarbleReference.read(source, kind: .expected, isValue: { _ in true })
             let scheduler = DispatchQueue.test
             var drawn = ""
-            let issues = Self.issues {
+            let issues = recordedIssues {
                 if case .success = reference {
                     // A cold publisher of the same diagram, subscribed at time zero, plays it.
                     scheduler.expect(
@@ -127,7 +126,7 @@ import Testing
             let scheduler = DispatchQueue.test
             let publisher = scheduler.createColdPublisher(marbles: "-")
             var drawn: [String] = []
-            let issues = Self.issues {
+            let issues = recordedIssues {
                 if case .success(let events) = reference {
                     // Subscribe at the `^` and cancel at the `!`, as the diagram says.
                     scheduler.advance(by: .seconds(events[0].frame))
@@ -195,18 +194,6 @@ import Testing
             }
             return nil
         }
-    }
-
-    /// The failures `body` records, as their messages; the running test does not fail for them.
-    static func issues(_ body: () -> Void) -> [String] {
-        let comments = Mutex<[String]>([])
-        withKnownIssue(isIntermittent: true) {
-            body()
-        } matching: { issue in
-            comments.withLock { $0.append(contentsOf: issue.comments.map(\.rawValue)) }
-            return true
-        }
-        return comments.withLock { $0 }
     }
 
     /// Records `publisher` from time zero until nothing is scheduled, as `value@frame`, `|@frame` and

@@ -271,6 +271,14 @@ import Testing
         expectTrapMessage(trap1, contains: "collect(_:) needs a count greater than zero, got 0")
     }
 
+    @Test func negativeCountIsAProgrammerErrorOnSubscribe() async {
+        _ = Empty<Int, Never>().collect(-1)
+        let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Empty<Int, Never>().collect(Int.min).subscribe(TestSubscriber<[Int], Never>())
+        }
+        expectTrapMessage(trap1, contains: "collect(_:) needs a count greater than zero, got \(Int.min)")
+    }
+
     @Test func requestingZeroIsAProgrammerError() async {
         let trap2 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let subscriber = TestSubscriber<[Int], Never>(initialDemand: .none)

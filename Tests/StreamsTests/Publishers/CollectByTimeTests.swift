@@ -163,6 +163,16 @@ import Testing
         expectTrapMessage(trap1, contains: "collect(.byTimeOrCount(_:_:_:)) needs a count greater than zero, got 0")
     }
 
+    @Test func negativeCountIsAProgrammerErrorOnSubscribe() async {
+        _ = Empty<Int, Never>().collect(.byTimeOrCount(DispatchQueue.test, .seconds(1), -1))
+        let trap1 = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            Empty<Int, Never>().collect(.byTimeOrCount(ImmediateScheduler.shared, .seconds(1), Int.min))
+                .subscribe(TestSubscriber<[Int], Never>())
+        }
+        expectTrapMessage(
+            trap1, contains: "collect(.byTimeOrCount(_:_:_:)) needs a count greater than zero, got \(Int.min)")
+    }
+
     @Test func theDocumentationExampleHolds() {
         let scheduler = DispatchQueue.test
         let readings = PassthroughSubject<Int, Never>()

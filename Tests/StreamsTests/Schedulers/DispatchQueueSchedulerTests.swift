@@ -137,6 +137,18 @@ private final class MarkedQueue: Sendable {
         #expect(distantFuture.distance(to: distantFuture) == .zero)
     }
 
+    @Test func theDistantFutureComesAfterEveryOtherInstant() {
+        // Its distance saturates in both directions, so the order is the dispatch clock's.
+        let time = TimeType(DispatchTime(uptimeNanoseconds: 10_000))
+        let distantFuture = TimeType(.distantFuture)
+        #expect(time < distantFuture)
+        #expect(!(distantFuture < time))
+        #expect(!(distantFuture < distantFuture))
+        #expect(Swift.max(time, distantFuture) == distantFuture)
+        #expect(Swift.max(distantFuture, time) == distantFuture)
+        #expect([distantFuture, time].sorted() == [time, distantFuture])
+    }
+
     @Test func advancingToTheEnds() {
         let time = TimeType(DispatchTime(uptimeNanoseconds: 10_000))
         #expect(time.advanced(by: .nanoseconds(.max)).dispatchTime == .distantFuture)
