@@ -57,12 +57,44 @@ import Testing
             return
         }
         #expect(state.demand == Subscribers.Demand.none)
-        #expect(state.delivered(more: .max(1), releasingTurn: true) == nil)
+        let delivered = state.delivered(more: .max(1), from: 1, releasingTurn: true)
+        #expect(delivered.waiter == nil)
+        #expect(delivered.successor == nil, "the publisher is still current: the demand goes back to it")
         _ = state.receiveOuterValue()
         guard case .drop = state.receiveValue(from: 1, thread: me) else {
             Issue.record("a replaced publisher's value is dropped")
             return
         }
+    }
+
+    @Test func demandReturnedForAValueOfAPublisherReplacedMeanwhileGoesToItsSuccessor() {
+        var (state, _, _) = running()
+        _ = state.request(.max(1))
+        guard case .deliver(.taken) = state.receiveValue(from: 1, thread: me) else {
+            Issue.record("the current publisher's value goes down")
+            return
+        }
+        // While it is being delivered, publisher 2 replaces publisher 1 and is asked for nothing.
+        #expect(state.receiveOuterValue()?.index == 2)
+        let successor = SubscriptionStub()
+        #expect(state.receiveInner(subscription: successor, index: 2) == Subscribers.Demand.none)
+        let delivered = state.delivered(more: .max(2), from: 1, releasingTurn: true)
+        #expect(same(delivered.successor, successor), "the successor is asked for the returned demand")
+        #expect(state.demand == .max(2))
+        #expect(!state.turn.isHeld)
+    }
+
+    @Test func demandReturnedBeforeTheSuccessorsSubscriptionArrivesIsAskedOfItThen() {
+        var (state, _, _) = running()
+        _ = state.request(.max(1))
+        guard case .deliver(.taken) = state.receiveValue(from: 1, thread: me) else {
+            Issue.record("the current publisher's value goes down")
+            return
+        }
+        #expect(state.receiveOuterValue()?.index == 2)
+        let delivered = state.delivered(more: .max(2), from: 1, releasingTurn: true)
+        #expect(delivered.successor == nil, "no subscription to ask yet")
+        #expect(state.receiveInner(subscription: SubscriptionStub(), index: 2) == .max(2))
     }
 
     @Test func aValueThatWaitedIsDroppedIfItsPublisherWasReplacedMeanwhile() {

@@ -219,11 +219,7 @@ extension Publishers.SwitchToLatest {
                 return .none
             case .deliver(let entry):
                 let more = downstream.receive(input)
-                if case .nested = entry {
-                    if more > 0 { lock.withLock { state.demand += more } }
-                } else {
-                    lock.withLock { state.delivered(more: more, releasingTurn: true) }?.unpark()
-                }
+                delivered(more: more, from: index, releasingTurn: entry != .nested)
                 return more
             case .wait:
                 return receiveInnerAfterWaiting(input, index: index, thread: thread)
@@ -244,9 +240,21 @@ extension Publishers.SwitchToLatest {
                 return .none
             case .deliver:
                 let more = downstream.receive(input)
-                lock.withLock { state.delivered(more: more, releasingTurn: true) }?.unpark()
+                delivered(more: more, from: index, releasingTurn: true)
                 return more
             }
+        }
+
+        /// Counts the demand downstream returned for a value from inner publisher `index`, passes it
+        /// on to the publisher that replaced that one meanwhile, if any, and gives the turn up if
+        /// asked to.
+        @inlinable
+        func delivered(more: Subscribers.Demand, from index: UInt64, releasingTurn: Bool) {
+            let (waiter, successor) = lock.withLock {
+                state.delivered(more: more, from: index, releasingTurn: releasingTurn)
+            }
+            waiter?.unpark()
+            successor?.request(more)
         }
 
         @inlinable

@@ -178,12 +178,24 @@ struct SwitchToLatestState {
         demand -= 1
     }
 
-    /// Adds the demand downstream returned for a value, and gives the turn up if the delivery took it
-    /// (rather than nesting in an outer call): returns the waiter to wake, if one was parked.
+    /// Adds the demand downstream returned for a value from inner publisher `index`, and gives the
+    /// turn up if the delivery took it (rather than nesting in an outer call).
+    ///
+    /// If that publisher was replaced while its value was being delivered, the one that replaced it
+    /// was asked, when its subscription arrived, for the demand counted then, without this: its
+    /// subscription, if it has arrived, is returned to be asked for `more` (else it will be asked for
+    /// everything when it arrives). Otherwise the demand would go back only to the replaced
+    /// publisher, and the stream could wait for ever.
     @inlinable
-    mutating func delivered(more: Subscribers.Demand, releasingTurn: Bool) -> TurnWaiter? {
-        if more > 0 { demand += more }
-        return releasingTurn ? turn.release() : nil
+    mutating func delivered(
+        more: Subscribers.Demand, from index: UInt64, releasingTurn: Bool
+    ) -> (waiter: TurnWaiter?, successor: (any Subscription)?) {
+        var successor: (any Subscription)?
+        if more > 0 {
+            demand += more
+            if index != innerIndex { successor = inner }
+        }
+        return (releasingTurn ? turn.release() : nil, successor)
     }
 
     /// Records an inner publisher's completion. Its subscription is let go, not cancelled; a
