@@ -78,8 +78,8 @@ struct SwitchToLatestCase: FlatteningScheduleCase {
         let innerFailures = inners.filter { $0.ending == .fail }.map(\.failure)
         let failing = outer.ending == .fail || !innerFailures.isEmpty
         let lastFinishes = last.map { $0.ending == .finish } ?? true
-        // An inner publisher's completion decided on another thread waits for the turn, and still goes
-        // down after a cancel from inside a delivery.
+        // One event already being handed over when a cancel returned may still arrive; a completion
+        // that waited for the turn meanwhile is dropped.
         problems.checkDelivery(
             report, cancel, watch, lateInside: 1,
             maxAfterCompletion: completion == .failure(OuterScript.failure) ? 1 : 0)

@@ -120,7 +120,8 @@ struct UntilOutputCase: CustomStringConvertible {
         // before its first value, its completion goes down, and so does upstream's if it was on its
         // way from another thread.
         let twoEnds = dropping && !fires && other.ending != .open && upstream.ending != .open
-        // A completion decided on another thread before a cancel waits for the turn and still goes down.
+        // One event already being handed over when the cancel returned may still arrive; a completion
+        // that waited for the turn meanwhile is dropped.
         problems.checkDelivery(
             report, cancel, watch, lateInside: 1, maxCompletions: twoEnds ? 2 : 1, maxAfterCompletion: twoEnds ? 1 : 0)
 

@@ -67,15 +67,21 @@ import Testing
         }
     }
 
-    @Test func demandReturnedForAValueOfAPublisherReplacedMeanwhileGoesToItsSuccessor() {
+    /// A state delivering a value of inner publisher 1 (all the demand there was), which publisher 2
+    /// has just replaced.
+    func deliveringAReplacedPublishersValue() -> SwitchToLatestState {
         var (state, _, _) = running()
         _ = state.request(.max(1))
         guard case .deliver(.taken) = state.receiveValue(from: 1, thread: me) else {
             Issue.record("the current publisher's value goes down")
-            return
+            return state
         }
-        // While it is being delivered, publisher 2 replaces publisher 1 and is asked for nothing.
         #expect(state.receiveOuterValue()?.index == 2)
+        return state
+    }
+
+    @Test func demandReturnedForAValueOfAPublisherReplacedMeanwhileGoesToItsSuccessor() {
+        var state = deliveringAReplacedPublishersValue()
         let successor = SubscriptionStub()
         #expect(state.receiveInner(subscription: successor, index: 2) == Subscribers.Demand.none)
         let delivered = state.delivered(more: .max(2), from: 1, releasingTurn: true)
@@ -85,13 +91,7 @@ import Testing
     }
 
     @Test func demandReturnedBeforeTheSuccessorsSubscriptionArrivesIsAskedOfItThen() {
-        var (state, _, _) = running()
-        _ = state.request(.max(1))
-        guard case .deliver(.taken) = state.receiveValue(from: 1, thread: me) else {
-            Issue.record("the current publisher's value goes down")
-            return
-        }
-        #expect(state.receiveOuterValue()?.index == 2)
+        var state = deliveringAReplacedPublishersValue()
         let delivered = state.delivered(more: .max(2), from: 1, releasingTurn: true)
         #expect(delivered.successor == nil, "no subscription to ask yet")
         #expect(state.receiveInner(subscription: SubscriptionStub(), index: 2) == .max(2))

@@ -36,6 +36,16 @@ import Testing
         #expect(state.receiveUpstreamValue(thread: other) == .busy)
     }
 
+    @Test func dropIgnoresAnElementAfterCancelWithoutCountingItAgainstDemand() {
+        var state = DropUntilOutputState<Stub>()
+        _ = state.receiveUpstream(subscription: Stub())
+        _ = state.otherDidSend()
+        #expect(state.pendingDemand == Subscribers.Demand.none)
+        _ = state.cancel()
+        #expect(state.receiveUpstreamValue(thread: me) == nil, "ignored, not a value beyond the demand")
+        #expect(state.pendingDemand == Subscribers.Demand.none)
+    }
+
     @Test func dropOtherCompletionFirstEndsTheStreamButALaterElementStillOpensTheGate() {
         var state = DropUntilOutputState<Stub>()
         let upstream = Stub()

@@ -84,6 +84,25 @@ import Testing
         expectTrapMessage(trap1, contains: "drop(untilOutputFrom:) received a value beyond the demand it requested")
     }
 
+    /// After the gate opened, upstream is asked for the demand downstream returns for each value,
+    /// beyond what downstream requested; a value still on its way when downstream cancels is
+    /// ignored, not taken for one beyond the demand. (Before, it stopped the program; the
+    /// concurrent schedules saw it with the cancel on another thread.)
+    @Test func aValueOnItsWayWhenDownstreamCancelsIsIgnoredWhateverTheDemand() {
+        let upstream = SelectionUpstream<Int, Never>()
+        let gate = SelectionUpstream<Int, Never>()
+        let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(2))
+        upstream.drop(untilOutputFrom: gate).subscribe(subscriber)
+        #expect(upstream.send(1) == Subscribers.Demand.none)  // Dropped: the requested demand is used up.
+        gate.send(0)
+        #expect(upstream.send(2) == .max(2))
+        subscriber.cancel()
+        #expect(upstream.send(3) == Subscribers.Demand.none)
+        #expect(upstream.send(4) == Subscribers.Demand.none)
+        #expect(subscriber.values == [2])
+        #expect(upstream.events == [.requested(.max(1)), .cancelled])
+    }
+
     // MARK: Completion and failure
 
     @Test func upstreamFailurePassesOnAndCancelsTheGate() {

@@ -30,11 +30,14 @@ extension DeliveryTurn {
 }
 
 /// A state whose turn lets a call from the holder go ahead nested, as under Combine's recursive lock
-/// (the `untilOutputFrom` operators).
+/// (the `untilOutputFrom` operators, `switchToLatest`).
 @usableFromInline
 protocol NestingTurnState {
     /// Which thread is calling downstream.
     var turn: DeliveryTurn { get set }
+
+    /// Downstream cancelled: a completion that had yet to get the turn no longer goes down.
+    var downstreamCancelled: Bool { get }
 }
 
 /// The class of an operator whose ``NestingTurnState`` serializes its calls downstream: it owns the
@@ -50,12 +53,26 @@ protocol NestingTurnDelivering: AnyObject {
 }
 
 extension NestingTurnDelivering {
-    /// Calls downstream once the calling thread holds the turn.
+    /// Passes a completion downstream once the calling thread holds the turn (see
+    /// ``sendCompletion(_:thread:_:)``).
     @inlinable
-    func sendDownstream(_ body: () -> Void) {
+    func sendCompletionDownstream(_ body: () -> Void) {
         let thread = ThreadIdentity.current
         let entry = lock.withLock { state.turn.enter(by: thread) }
-        withTurn(entry, thread: thread, body)
+        sendCompletion(entry, thread: thread, body)
+    }
+
+    /// Passes a completion downstream holding the turn as `entry` says, unless downstream has
+    /// cancelled by the time this thread holds it. A completion decided on one thread can wait for
+    /// the turn while another thread delivers, and downstream may cancel inside that delivery: once
+    /// its `cancel()` has returned, the completion that waited is dropped. A nested completion, sent
+    /// from inside downstream on the holder's thread, goes on, as under Combine's recursive lock.
+    @inlinable
+    func sendCompletion(_ entry: TurnEntry, thread: ThreadIdentity, _ body: () -> Void) {
+        withTurn(entry, thread: thread) {
+            guard entry == .nested || !lock.withLock({ state.downstreamCancelled }) else { return }
+            body()
+        }
     }
 
     /// Runs `body` holding the turn, as `entry` says: at once if nested, after waiting if busy, and

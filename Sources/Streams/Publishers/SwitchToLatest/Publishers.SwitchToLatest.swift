@@ -152,7 +152,7 @@ extension Publishers.SwitchToLatest {
     /// as in Combine; a call from another thread waits for the turn. Subscribing, requesting and
     /// cancelling never wait.
     @usableFromInline
-    final class Outer<Downstream: Subscriber>: Subscriber, Subscription, IndexedUpstreamOwner,
+    final class Outer<Downstream: Subscriber>: Subscriber, Subscription, IndexedUpstreamOwner, NestingTurnDelivering,
         CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == P.Output, Downstream.Failure == Upstream.Failure {
         /// Kept for as long as this object lives, as in Combine.
@@ -275,17 +275,7 @@ extension Publishers.SwitchToLatest {
             ending.cancel?.cancel()
             withExtendedLifetime(ending.release) {}
             guard let entry = ending.delivery else { return }
-            switch entry {
-            case .nested:
-                deliver()
-                return
-            case .busy:
-                awaitTurn(lock: lock) { state.turn.attempt(by: thread, mayPark: $0) }
-            case .taken:
-                break
-            }
-            deliver()
-            lock.withLock { state.turn.release() }?.unpark()
+            sendCompletion(entry, thread: thread, deliver)
         }
 
         // MARK: Subscription

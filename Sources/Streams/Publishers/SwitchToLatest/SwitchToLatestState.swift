@@ -19,7 +19,7 @@
 /// - As in Combine, the outer publisher's completions are all passed on, even repeated ones, and the
 ///   current inner publisher's values still go down after the outer publisher's failure.
 @usableFromInline
-struct SwitchToLatestState {
+struct SwitchToLatestState: NestingTurnState {
     /// The outer publisher's subscription.
     @usableFromInline
     var outer = SubscriptionStatus.awaitingSubscription
@@ -48,6 +48,10 @@ struct SwitchToLatestState {
     /// Downstream cancelled, or an inner publisher failed: nothing more goes down.
     @usableFromInline
     var isCancelled = false
+
+    /// Downstream cancelled: a completion still waiting for the turn is dropped.
+    @usableFromInline
+    var downstreamCancelled = false
 
     /// A completion went (or is going) down from an inner publisher's end or the outer finishing.
     @usableFromInline
@@ -230,6 +234,7 @@ struct SwitchToLatestState {
     @inlinable
     mutating func cancel() -> (inner: (any Subscription)?, outer: (any Subscription)?) {
         isCancelled = true
+        downstreamCancelled = true
         return (inner.take(), outer.terminate())
     }
 }

@@ -33,6 +33,9 @@ struct DropUntilOutputState<Trigger: AnyObject>: NestingTurnState {
     @usableFromInline
     var cancelled = false
 
+    @inlinable
+    var downstreamCancelled: Bool { cancelled }
+
     /// What downstream requested, less the elements dropped so far.
     @usableFromInline
     var pendingDemand = Subscribers.Demand.none
@@ -61,9 +64,14 @@ struct DropUntilOutputState<Trigger: AnyObject>: NestingTurnState {
 
     /// Upstream sent an element: returns how this thread enters the turn to pass it on, or `nil`
     /// when it is dropped.
+    ///
+    /// Once downstream has cancelled, an element still on its way is ignored whatever the demand:
+    /// after the gate opened, upstream was asked for what downstream returned for each element,
+    /// which ``pendingDemand`` does not count, so such an element is no programmer error.
     @inlinable
     mutating func receiveUpstreamValue(thread: ThreadIdentity) -> TurnEntry? {
-        guard triggered, !cancelled, !upstreamCompleted else {
+        guard !cancelled else { return nil }
+        guard triggered, !upstreamCompleted else {
             precondition(pendingDemand > 0, "drop(untilOutputFrom:) received a value beyond the demand it requested")
             pendingDemand -= 1
             return nil

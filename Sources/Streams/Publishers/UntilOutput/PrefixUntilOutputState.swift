@@ -18,6 +18,9 @@ struct PrefixUntilOutputState<Termination: AnyObject>: NestingTurnState {
     @usableFromInline
     var turn = DeliveryTurn()
 
+    @usableFromInline
+    var downstreamCancelled = false
+
     /// The subscriber to the other publisher (set before anyone else sees the operator). Its first
     /// element ends the stream without cancelling the other publisher, which may then keep its
     /// subscriber for long: so at that point the subscriber is told to let go of the operator, and
@@ -67,6 +70,7 @@ struct PrefixUntilOutputState<Termination: AnyObject>: NestingTurnState {
     /// Downstream cancelled: returns upstream's and the other publisher's subscriptions to cancel.
     @inlinable
     mutating func cancel() -> (upstream: (any Subscription)?, other: (any Subscription)?) {
-        (upstreamStatus.terminate(), otherStatus.terminate())
+        downstreamCancelled = true
+        return (upstreamStatus.terminate(), otherStatus.terminate())
     }
 }

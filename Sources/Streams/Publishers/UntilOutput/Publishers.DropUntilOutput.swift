@@ -139,7 +139,7 @@ extension Publishers.DropUntilOutput {
             guard let (other, trigger) = lock.withLock({ state.upstreamDidComplete() }) else { return }
             trigger?.detach()
             other?.cancel()
-            sendCompletion(completion)
+            sendCompletionDownstream { downstream.receive(completion: completion) }
         }
 
         // MARK: Other publisher
@@ -164,22 +164,7 @@ extension Publishers.DropUntilOutput {
         func otherReceive(completion: Subscribers.Completion<Other.Failure>) {
             guard let upstream = lock.withLock({ state.otherDidComplete() }) else { return }
             upstream?.cancel()
-            sendCompletion(completion)
-        }
-
-        /// Passes a completion on once this thread holds the turn, unless downstream has cancelled
-        /// by then. Both publishers' completions may be on their way at once (Combine passes on
-        /// each), and one can wait for the turn while downstream, receiving the other, cancels:
-        /// what waited is dropped, so nothing reaches downstream after its `cancel()` returned. A
-        /// completion that arrives nested, from inside downstream, goes on as in Combine.
-        @usableFromInline
-        func sendCompletion(_ completion: Subscribers.Completion<Failure>) {
-            let thread = ThreadIdentity.current
-            let entry = lock.withLock { state.turn.enter(by: thread) }
-            withTurn(entry, thread: thread) {
-                guard entry == .nested || !lock.withLock({ state.cancelled }) else { return }
-                downstream.receive(completion: completion)
-            }
+            sendCompletionDownstream { downstream.receive(completion: completion) }
         }
 
         // MARK: Downstream

@@ -134,7 +134,7 @@ extension Publishers.PrefixUntilOutput {
         func receive(completion: Subscribers.Completion<Upstream.Failure>) {
             let (wasLive, other) = lock.withLock { state.upstreamDidComplete() }
             other?.cancel()
-            if wasLive { sendDownstream { downstream.receive(completion: completion) } }
+            if wasLive { sendCompletionDownstream { downstream.receive(completion: completion) } }
         }
 
         // MARK: Other publisher
@@ -155,7 +155,7 @@ extension Publishers.PrefixUntilOutput {
             guard let (upstream, termination) = lock.withLock({ state.otherDidSend() }) else { return .none }
             termination?.detach()
             upstream?.cancel()
-            sendDownstream { downstream.receive(completion: .finished) }
+            sendCompletionDownstream { downstream.receive(completion: .finished) }
             return .none
         }
 
