@@ -10,7 +10,7 @@
 ///   the replaced publisher sends afterwards is ignored. A value that had to wait for another
 ///   thread's delivery is checked again once it has the turn, and dropped if its publisher was
 ///   replaced, or the stream cancelled, meanwhile; only a value already on its way down then still
-///   arrives.
+///   arrives. A completion that waited for the turn is likewise dropped if downstream cancelled.
 /// - Downstream's demand is counted here. An inner publisher is asked, when its subscription arrives,
 ///   for all the demand that its predecessors left unmet, and then for every further request.
 /// - The stream finishes once the outer publisher has finished and the current inner publisher has

@@ -6,8 +6,9 @@
 /// downstream (every time it arrives) and cancels upstream, yet a later element from the other
 /// publisher still opens the gate; the element that opens the gate releases the other subscription
 /// without cancelling it, and a new one is then accepted; an element dropped beyond the demand
-/// downstream gave stops the program. Calls downstream go through the turn, a call from inside
-/// downstream nested.
+/// downstream gave stops the program (but one still on its way after downstream cancelled is
+/// ignored). Calls downstream go through the turn, a call from inside downstream nested; a
+/// completion that waited for the turn while downstream cancelled is dropped.
 @usableFromInline
 struct DropUntilOutputState<Trigger: AnyObject>: NestingTurnState {
     /// The upstream subscription, while there is one.
@@ -33,6 +34,7 @@ struct DropUntilOutputState<Trigger: AnyObject>: NestingTurnState {
     @usableFromInline
     var cancelled = false
 
+    /// Downstream cancelled: a completion still waiting for the turn is dropped.
     @inlinable
     var downstreamCancelled: Bool { cancelled }
 

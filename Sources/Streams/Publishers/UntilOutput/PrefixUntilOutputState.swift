@@ -18,6 +18,7 @@ struct PrefixUntilOutputState<Termination: AnyObject>: NestingTurnState {
     @usableFromInline
     var turn = DeliveryTurn()
 
+    /// Downstream cancelled: a completion still waiting for the turn is dropped.
     @usableFromInline
     var downstreamCancelled = false
 
