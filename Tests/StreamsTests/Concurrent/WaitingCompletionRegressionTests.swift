@@ -15,18 +15,12 @@ extension ConcurrentScheduleTests {
         @Test func dropUntilOutputDropsAnUpstreamCompletionThatWaited() {
             let upstream = SelectionUpstream<Int, TestError>()
             let other = SelectionUpstream<Int, TestError>()
-            let inside = StressSignal()
-            let subscriber = CancellingInsideSubscriber(on: .firstCompletion, signalling: inside)
+            let subscriber = CancellingInsideSubscriber(on: .firstCompletion)
             upstream.drop(untilOutputFrom: other).subscribe(subscriber)
 
-            runOnThreads(2) { thread in
-                if thread == 0 {
-                    other.send(completion: .finished)
-                } else {
-                    #expect(inside.wait())
-                    upstream.send(completion: .failure(TestError()))
-                }
-            }
+            subscriber.run(
+                { other.send(completion: .finished) },
+                thenFromAnotherThread: { upstream.send(completion: .failure(TestError())) })
             #expect(subscriber.events == [.finished])
         }
 
@@ -35,18 +29,10 @@ extension ConcurrentScheduleTests {
         @Test func prefixUntilOutputDropsTheFinishThatWaited() {
             let upstream = SelectionUpstream<Int, TestError>()
             let other = SelectionUpstream<Int, TestError>()
-            let inside = StressSignal()
-            let subscriber = CancellingInsideSubscriber(on: .firstValue, signalling: inside)
+            let subscriber = CancellingInsideSubscriber(on: .firstValue)
             upstream.prefix(untilOutputFrom: other).subscribe(subscriber)
 
-            runOnThreads(2) { thread in
-                if thread == 0 {
-                    upstream.send(1)
-                } else {
-                    #expect(inside.wait())
-                    other.send(0)
-                }
-            }
+            subscriber.run({ upstream.send(1) }, thenFromAnotherThread: { other.send(0) })
             #expect(subscriber.events == [.value(1)])
             #expect(upstream.events == [.requested(.unlimited), .cancelled])
         }
@@ -56,19 +42,11 @@ extension ConcurrentScheduleTests {
         @Test func switchToLatestDropsTheOuterFailureThatWaited() {
             let outer = PassthroughSubject<Int, TestError>()
             let inner = SelectionUpstream<Int, TestError>()
-            let inside = StressSignal()
-            let subscriber = CancellingInsideSubscriber(on: .firstValue, signalling: inside)
+            let subscriber = CancellingInsideSubscriber(on: .firstValue)
             outer.map { _ in inner }.switchToLatest().subscribe(subscriber)
             outer.send(0)
 
-            runOnThreads(2) { thread in
-                if thread == 0 {
-                    inner.send(1)
-                } else {
-                    #expect(inside.wait())
-                    outer.send(completion: .failure(TestError()))
-                }
-            }
+            subscriber.run({ inner.send(1) }, thenFromAnotherThread: { outer.send(completion: .failure(TestError())) })
             #expect(subscriber.events == [.value(1)])
             #expect(inner.events == [.requested(.unlimited), .cancelled])
         }
@@ -76,8 +54,8 @@ extension ConcurrentScheduleTests {
 }
 
 /// A subscriber that asks for everything and records what it receives; inside its first value or
-/// its first completion it signals, waits until another thread waits for the operator's turn, and
-/// cancels.
+/// its first completion it lets ``run(_:thenFromAnotherThread:)`` go on on the other thread, waits
+/// until that thread waits for the operator's turn, and cancels.
 final class CancellingInsideSubscriber: Subscriber, @unchecked Sendable {
     // @unchecked Sendable: `state` is a lock-guarded box; the other properties never change.
     typealias Input = Int
@@ -98,11 +76,24 @@ final class CancellingInsideSubscriber: Subscriber, @unchecked Sendable {
 
     private let state = LockedState<(subscription: (any Subscription)?, events: [Event])>((nil, []))
     private let moment: Moment
-    private let inside: StressSignal
+    private let inside = StressSignal()
 
-    init(on moment: Moment, signalling inside: StressSignal) {
+    init(on moment: Moment) {
         self.moment = moment
-        self.inside = inside
+    }
+
+    /// Runs `first` on one thread and, once this subscriber is inside the delivery that `first` leads
+    /// to, `second` on another.
+    func run(_ first: @escaping @Sendable () -> Void, thenFromAnotherThread second: @escaping @Sendable () -> Void) {
+        let inside = self.inside
+        runOnThreads(2) { thread in
+            if thread == 0 {
+                first()
+            } else {
+                #expect(inside.wait())
+                second()
+            }
+        }
     }
 
     /// What it received, in order.
