@@ -20,7 +20,10 @@ let package = Package(
         .executable(name: "streams-demo", targets: ["StreamsDemo"]),
     ],
     targets: [
-        .target(name: "Streams", swiftSettings: sharedSettings),
+        .target(name: "Streams", dependencies: ["CStreamsPlatform"], swiftSettings: sharedSettings),
+        // The kernel wait (futex) and the spin hint behind Streams' lock on Linux: C, because Swift
+        // cannot call the variadic `syscall`. Internal to Streams; not a product.
+        .target(name: "CStreamsPlatform"),
         .target(name: "StreamsTesting", dependencies: ["Streams"], swiftSettings: sharedSettings),
         .target(name: "StreamsNetworking", dependencies: ["Streams"], swiftSettings: sharedSettings),
         .executableTarget(

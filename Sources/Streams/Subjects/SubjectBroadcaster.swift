@@ -280,7 +280,7 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     @inlinable
     @inline(never)
     func waitForTurn(thread: ThreadIdentity) {
-        awaitTurn(lock: lock) { state.turn.attempt(by: thread, mayPark: $0) }
+        awaitTurn(lock: lock) { state.turn.attempt(by: thread, $0) }
         lock.withLock { admitArrivals() }
     }
 

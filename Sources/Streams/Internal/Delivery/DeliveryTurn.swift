@@ -9,6 +9,7 @@
 #endif
 import Dispatch
 import Synchronization
+internal import CStreamsPlatform
 
 // # How Streams serializes delivery across threads
 //
@@ -24,8 +25,11 @@ import Synchronization
 // 3. A re-entrant call from the holder never waits. The subjects queue it for right after the
 //    delivery in progress; each operator documents what it does instead.
 // 4. Subscribing and cancelling never wait for the turn.
-// 5. A waiting thread spins, then yields, then parks; parked threads are handed the turn in
-//    arrival order, so none starves.
+// 5. A waiting thread spins a little, then parks. Giving the turn up wakes the thread that has
+//    waited longest, which tries again; until it is back, a running thread may take the turn first
+//    (so a turn passes between running threads without waiting for a sleeping one to wake). A
+//    parked thread keeps its place at the head of the queue, and one that has waited longer than
+//    ``DeliveryTurn/patience`` is handed the turn directly: none starves.
 //
 // The rules in full, with their reasons, are in the article "Writing a concurrent operator"
 // (Docs/Streams.docc/WritingAConcurrentOperator.md).
@@ -67,12 +71,22 @@ struct DeliveryTurn {
     @usableFromInline
     var holder = ThreadIdentity.none
 
-    /// Threads parked until the turn is handed to them, oldest first; only while the turn is held.
+    /// Threads parked until the turn is free or handed to them, oldest first.
     @usableFromInline
     var firstWaiter: TurnWaiter?
 
     @usableFromInline
     var lastWaiter: TurnWaiter?
+
+    /// Whether a parked thread was woken and has not tried again yet: releases wake nobody more
+    /// meanwhile, so that a busy turn costs at most one wake-up at a time.
+    @usableFromInline
+    var wakeUpOnItsWay = false
+
+    /// How long a parked thread lets running threads take the turn before it, at most, before a
+    /// release hands the turn to it directly: 1 ms.
+    @usableFromInline
+    static let patience: UInt64 = 1_000_000
 
     @inlinable
     init() {}
@@ -105,7 +119,7 @@ struct DeliveryTurn {
         holder = .none
     }
 
-    /// Queues a thread that parks until the turn is handed to it.
+    /// Queues a thread that parks, behind the others.
     @inlinable
     mutating func enqueue(_ waiter: TurnWaiter) {
         if let lastWaiter {
@@ -116,55 +130,104 @@ struct DeliveryTurn {
         lastWaiter = waiter
     }
 
-    /// One attempt, for ``awaitTurn(lock:_:)``, to take the turn that another thread held: takes it
-    /// if it is free; otherwise, when `mayPark`, queues a waiter for `thread` to park.
+    /// Queues a thread that parks again after finding the turn taken, ahead of the others: it has
+    /// waited longest.
     @inlinable
-    mutating func attempt(by thread: ThreadIdentity, mayPark: Bool) -> TurnAttempt {
+    mutating func requeueFirst(_ waiter: TurnWaiter) {
+        waiter.next = firstWaiter
+        firstWaiter = waiter
+        if lastWaiter == nil { lastWaiter = waiter }
+    }
+
+    /// One attempt, for ``awaitTurn(lock:_:)``, to take the turn that another thread held: takes it
+    /// if it is free (or was handed to a returning waiter); otherwise queues a waiter to park, as
+    /// `request` says, or reports `.busy`.
+    @inlinable
+    mutating func attempt(by thread: ThreadIdentity, _ request: TurnRequest) -> TurnAttempt {
+        if case .returning(let waiter) = request {
+            if waiter.isHandedOver { return .taken }
+            wakeUpOnItsWay = false
+        }
         if !isHeld {
             take(by: thread)
             return .taken
         }
-        guard mayPark else { return .busy }
-        let waiter = TurnWaiter(thread: thread)
-        enqueue(waiter)
-        return .parked(waiter)
+        switch request {
+        case .once:
+            return .busy
+        case .park(let since):
+            let waiter = TurnWaiter(thread: thread, since: since)
+            enqueue(waiter)
+            return .parked(waiter)
+        case .returning(let waiter):
+            requeueFirst(waiter)
+            return .parked(waiter)
+        }
     }
 
-    /// Gives the turn up: hands it to the thread that has waited longest, if one is parked, and
-    /// returns it to be woken once the lock is released.
+    /// Gives the turn up. If a thread is parked and none is already on its way back, returns the one
+    /// that has waited longest, to be woken once the lock is released: it tries again, or, if it
+    /// has waited longer than ``patience``, finds the turn handed to it.
     @inlinable
     mutating func release() -> TurnWaiter? {
-        guard let waiter = firstWaiter else {
+        guard let waiter = firstWaiter, !wakeUpOnItsWay else {
             holder = .none
             return nil
         }
         firstWaiter = waiter.next
         if firstWaiter == nil { lastWaiter = nil }
         waiter.next = nil
-        holder = waiter.thread
+        if waiter.hasWaitedTooLong {
+            holder = waiter.thread
+            waiter.isHandedOver = true
+        } else {
+            holder = .none
+            wakeUpOnItsWay = true
+        }
         return waiter
     }
 }
 
-/// A thread parked until a ``DeliveryTurn`` is handed to it.
+/// A thread parked until a ``DeliveryTurn`` is free or handed to it.
 @usableFromInline
 final class TurnWaiter {
     @usableFromInline
     let thread: ThreadIdentity
 
+    /// When the thread began to wait, in nanoseconds of the monotonic clock.
+    @usableFromInline
+    let since: UInt64
+
     /// The next waiter in the turn's queue; guarded by the turn owner's lock.
     @usableFromInline
     var next: TurnWaiter?
 
+    /// Guarded by the turn owner's lock: the turn was handed to this thread while it slept.
+    @usableFromInline
+    var isHandedOver = false
+
     private let wakeUp = DispatchSemaphore(value: 0)
 
     @usableFromInline
-    init(thread: ThreadIdentity) {
+    init(thread: ThreadIdentity, since: UInt64) {
         self.thread = thread
+        self.since = since
     }
 
-    /// Blocks until ``unpark()``. The turn has been handed over by then; the caller takes the owner's
-    /// lock before reading the state the turn protects.
+    /// Whether the thread has waited longer than ``DeliveryTurn/patience``.
+    @usableFromInline
+    var hasWaitedTooLong: Bool {
+        Self.now() &- since > DeliveryTurn.patience
+    }
+
+    /// The monotonic clock, in nanoseconds.
+    @usableFromInline
+    static func now() -> UInt64 {
+        DispatchTime.now().uptimeNanoseconds
+    }
+
+    /// Blocks until ``unpark()``. The caller then takes the owner's lock and tries again, with
+    /// ``TurnRequest/returning(_:)``.
     @usableFromInline
     func park() {
         wakeUp.wait()
@@ -177,12 +240,24 @@ final class TurnWaiter {
     }
 }
 
+/// What a thread waiting for a busy turn asks of one attempt.
+@usableFromInline
+enum TurnRequest {
+    /// Take the turn if it is free; otherwise report `.busy`.
+    case once
+    /// Take the turn if it is free; otherwise queue a waiter, waiting since this instant, and park.
+    case park(since: UInt64)
+    /// Back from parking: take the turn if it is free or was handed over; otherwise park again, at
+    /// the head of the queue.
+    case returning(TurnWaiter)
+}
+
 /// What one attempt to take a busy turn came to.
 @usableFromInline
 enum TurnAttempt {
-    /// The turn was free and the caller took it.
+    /// The turn was free, or handed over, and the caller holds it.
     case taken
-    /// The caller queued this waiter and must park it; the turn is handed over when it wakes.
+    /// The caller queued this waiter and must park it, then try again.
     case parked(TurnWaiter)
     /// Still busy: try again.
     case busy
@@ -190,27 +265,29 @@ enum TurnAttempt {
 
 /// Waits until the calling thread holds a turn that another thread holds now.
 ///
-/// `attempt` runs with `lock` held. It takes the turn if it is free; otherwise, when `mayPark` is
-/// true, it queues a ``TurnWaiter`` for the calling thread; otherwise it reports `.busy`. Attempts are
-/// spaced by spinning, then by yielding the processor; after a bounded number the caller parks.
+/// `attempt` runs with `lock` held and does what the ``TurnRequest`` says. Attempts are spaced by
+/// spinning for a few microseconds at most; then the caller parks, and tries again each time it is
+/// woken, until it takes the turn or is handed it.
 @inlinable
-func awaitTurn(lock: borrowing Lock, _ attempt: (_ mayPark: Bool) -> TurnAttempt) {
+func awaitTurn(lock: borrowing Lock, _ attempt: (TurnRequest) -> TurnAttempt) {
     var backoff = TurnBackoff()
+    var request = TurnRequest.once
     while true {
-        switch lock.withLock({ attempt(backoff.isExhausted) }) {
+        switch lock.withLock({ attempt(request) }) {
         case .taken:
             return
         case .parked(let waiter):
             waiter.park()
-            return
+            request = .returning(waiter)
         case .busy:
             backoff.pause()
+            if backoff.isExhausted { request = .park(since: TurnWaiter.now()) }
         }
     }
 }
 
-/// The pauses between attempts to take a busy turn: short spins while the holder is likely to
-/// finish soon, then yields, then nothing more (the caller parks).
+/// The pauses between attempts to take a busy turn: spins that double in length, while the holder
+/// is likely to finish soon; then the caller parks.
 @usableFromInline
 struct TurnBackoff {
     @usableFromInline
@@ -219,28 +296,19 @@ struct TurnBackoff {
     @inlinable
     init() {}
 
-    /// Attempts spent spinning, then yielding, before the caller parks.
+    /// Attempts spent spinning before the caller parks.
     @usableFromInline
-    static let spinningAttempts = 10
+    static let spinningAttempts = 7
 
-    @usableFromInline
-    static let yieldingAttempts = 40
-
-    /// Whether the caller should park rather than try again.
+    /// Whether the caller should park rather than spin again.
     @inlinable
-    var isExhausted: Bool { attempts >= Self.spinningAttempts + Self.yieldingAttempts }
+    var isExhausted: Bool { attempts >= Self.spinningAttempts }
 
-    /// Waits a little before the next attempt.
+    /// Waits a little before the next attempt: 2, 4, … 128 spin-wait hints (a few microseconds in
+    /// all), leaving the lock free for the holder meanwhile.
     @usableFromInline
     mutating func pause() {
         attempts += 1
-        if attempts <= Self.spinningAttempts {
-            // Up to ~1,000 iterations: long enough for a short delivery to end, too short to matter.
-            let spins = 1 << attempts
-            let counter = Atomic<Int>(0)
-            for _ in 0..<spins { counter.add(1, ordering: .relaxed) }
-        } else {
-            sched_yield()
-        }
+        for _ in 0..<(1 << attempts) { streams_spin_hint() }
     }
 }

@@ -83,7 +83,7 @@ extension NestingTurnDelivering {
         case .nested:
             return body()
         case .busy:
-            awaitTurn(lock: lock) { state.turn.attempt(by: thread, mayPark: $0) }
+            awaitTurn(lock: lock) { state.turn.attempt(by: thread, $0) }
         case .taken:
             break
         }

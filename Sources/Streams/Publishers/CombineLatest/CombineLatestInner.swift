@@ -55,7 +55,7 @@ where Downstream.Input == Buffers.Output {
         let thread = ThreadIdentity.current
         var arrival = lock.withLock { state.arrive(input, store: store, thread: thread, holdingTurn: false) }
         if case .wait = arrival {
-            awaitTurn(lock: lock) { state.turn.attempt(by: thread, mayPark: $0) }
+            awaitTurn(lock: lock) { state.turn.attempt(by: thread, $0) }
             arrival = lock.withLock { state.arrive(input, store: store, thread: thread, holdingTurn: true) }
             guard case .deliver = arrival else {
                 releaseTurn()

@@ -115,7 +115,7 @@ extension Publishers.FlatMap {
         func receiveAfterWaiting(_ input: NewPublisher.Output, index: Int, thread: ThreadIdentity)
             -> Subscribers.Demand
         {
-            awaitTurn(lock: lock) { state.turn.attempt(by: thread, mayPark: $0) }
+            awaitTurn(lock: lock) { state.turn.attempt(by: thread, $0) }
             let arrival = lock.withLock { state.arrive(input, child: index, thread: thread, holdingTurn: true) }
             let more = perform(arrival, for: input, from: index, thread: thread)
             switch arrival {

@@ -72,7 +72,7 @@ final class MergeInner<Downstream: Subscriber>: Subscription, IndexedUpstreamOwn
     @inlinable
     @inline(never)
     func receiveAfterWaiting(_ input: Downstream.Input, index: Int, thread: ThreadIdentity) -> Subscribers.Demand {
-        awaitTurn(lock: lock) { state.turn.attempt(by: thread, mayPark: $0) }
+        awaitTurn(lock: lock) { state.turn.attempt(by: thread, $0) }
         switch lock.withLock({ state.arrive(input, index: index, thread: thread, holdingTurn: true) }) {
         case .drop, .waiting, .wait:
             // Still holding the turn: deliver what arrived meanwhile, then give the turn up.

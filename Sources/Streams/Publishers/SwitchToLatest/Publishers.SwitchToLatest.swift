@@ -233,7 +233,7 @@ extension Publishers.SwitchToLatest {
         func receiveInnerAfterWaiting(_ input: P.Output, index: UInt64, thread: ThreadIdentity)
             -> Subscribers.Demand
         {
-            awaitTurn(lock: lock) { state.turn.attempt(by: thread, mayPark: $0) }
+            awaitTurn(lock: lock) { state.turn.attempt(by: thread, $0) }
             switch lock.withLock({ state.resumeValue(from: index) }) {
             case .drop(let waiter):
                 waiter?.unpark()

@@ -90,7 +90,7 @@ extension PacedDelivering {
         case .drain:
             drain()
         case .waitThenDrain:
-            awaitTurn(lock: lock) { state.delivery.turn.attempt(by: thread, mayPark: $0) }
+            awaitTurn(lock: lock) { state.delivery.turn.attempt(by: thread, $0) }
             drain()
         }
     }

@@ -63,7 +63,7 @@ where Buffers.Output == Downstream.Input {
     @inlinable
     @inline(never)
     func receiveAfterWaiting(index: Int, thread: ThreadIdentity) -> Subscribers.Demand {
-        awaitTurn(lock: lock) { state.turn.attempt(by: thread, mayPark: $0) }
+        awaitTurn(lock: lock) { state.turn.attempt(by: thread, $0) }
         lock.withLock { state.processing = index }
         return drain(after: .none)
     }
