@@ -42,14 +42,20 @@ extension SubjectBroadcaster {
         deliverQueuedWork()
     }
 
-    /// Does the queued work until none is left, then gives the turn up, to the thread that has
+    /// Does the queued work until none is left, then gives the turn up, waking the thread that has
     /// waited longest if one is parked.
+    ///
+    /// Subscribers that arrived meanwhile join the list before each delivery and before the turn is
+    /// given up, not before the holder lets go of a cancelled subscriber: so what a subscriber that
+    /// joins and cancels while the turn is held queues for the holder is bounded by the list it saw
+    /// at the last delivery, however fast other threads subscribe and cancel, and the holder's work
+    /// ends.
     @inlinable
     @inline(never)
     func deliverQueuedWork() {
         while true {
             let step = lock.withLock { () -> State.Step in
-                admitArrivals()
+                if state.nextWorkAdmitsArrivals { admitArrivals() }
                 return state.next(subscribers: subscribers)
             }
             switch step {

@@ -279,6 +279,20 @@ struct SubjectState<Output, Failure: Error> {
         return true
     }
 
+    /// Whether the holder adds the arrivals to the list before its next piece of work: before a
+    /// delivery, which they are owed, and before giving the turn up (the arrivals are empty whenever
+    /// the turn is free), but not before adding or removing a subscriber. A subscriber that arrives
+    /// while the holder lets go of cancelled ones waits in the arrivals, where its own cancel takes
+    /// it out at once, so subscribing and cancelling from other threads never keeps the holder busy.
+    @inlinable
+    var nextWorkAdmitsArrivals: Bool {
+        guard pendingStart < pendingEnd else { return true }
+        switch pending[pendingStart] {
+        case .value, .completion, .currentValue: return true
+        case .attach, .detach: return false
+        }
+    }
+
     /// The holder's next piece of queued work, with the current value if the work is to deliver it
     /// to a subscriber still in the list; or, when none is left, the turn given up and the waiter to
     /// wake. The holder has added the arrivals to the list first.

@@ -74,7 +74,7 @@ import Testing
         mutating func drain() -> [String] {
             var steps: [String] = []
             while true {
-                admitArrivals()
+                if state.nextWorkAdmitsArrivals { admitArrivals() }
                 switch state.next(subscribers: list) {
                 case .handOver(let waiter):
                     steps.append(waiter == nil ? "release" : "hand over")
@@ -313,19 +313,56 @@ import Testing
         #expect(late == .done)
     }
 
+    @Test func aSubscriberThatJoinsAndLeavesWhileTheHolderLetsGoOfOthersNeverReachesTheList() {
+        var subject = Subject()
+        let leaving = conduit()
+        _ = subject.attach(leaving)
+        #expect(subject.send(1) == .deliver)
+        // During the delivery, another thread cancels a subscriber in the list and subscribes anew.
+        guard case .later = subject.remove(leaving), case .later = subject.attach(conduit(), by: other) else {
+            Issue.record("while the turn is held, a cancel is queued and a subscriber waits to join")
+            return
+        }
+        // The holder lets go of the cancelled subscriber without adding the newcomer first ...
+        #expect(!subject.state.nextWorkAdmitsArrivals)
+        guard case .work(.detach(let detached), _) = subject.state.next(subscribers: subject.list) else {
+            Issue.record("the holder's next work is the cancellation")
+            return
+        }
+        #expect(detached === leaving)
+        subject.list.remove(detached)
+        // ... so the newcomer's own cancel takes it out of the arrivals at once: nothing more is queued
+        // for the holder, however often other threads subscribe and cancel meanwhile.
+        let newcomer = subject.state.arrivals
+        var arrived: SubjectConduit<Int, Failure>?
+        newcomer.forEach { arrived = $0 }
+        guard let arrived, case .fromArrivals = subject.remove(arrived) else {
+            Issue.record("the newcomer leaves the arrivals")
+            return
+        }
+        #expect(subject.state.nextWorkAdmitsArrivals, "before giving the turn up, the holder admits the arrivals")
+        #expect(subject.drain() == ["release"])
+        #expect(subject.list.isEmpty)
+    }
+
     // MARK: The turn and upstream
 
-    @Test func aParkedWaiterIsHandedTheTurn() {
+    @Test func aParkedWaiterIsWokenWhenTheTurnIsGivenUp() {
         var subject = Subject()
         _ = subject.attach(conduit())
         _ = subject.send(1)
-        guard case .parked = subject.state.turn.attempt(by: other, mayPark: true) else {
+        guard case .parked(let waiter) = subject.state.turn.attempt(by: other, .park(since: TurnWaiter.now())) else {
             Issue.record("the other thread should park")
             return
         }
         let idle = subject.state.releaseIfIdle()
         #expect(!idle)
         #expect(subject.drain() == ["hand over"])
+        #expect(!subject.state.turn.isHeld, "the woken thread tries again; the turn is free meanwhile")
+        guard case .taken = subject.state.turn.attempt(by: other, .returning(waiter)) else {
+            Issue.record("the woken thread takes the free turn")
+            return
+        }
         #expect(subject.state.turn.holder == other)
     }
 
