@@ -15,8 +15,11 @@ final class ObservationSignals: Sendable {
 ///
 /// Entries hold the object weakly, so a new object that reuses a dead one's address is not mistaken
 /// for it; dead entries are swept as the table grows. An object gets signals when its
-/// `objectWillChange` or `objectDidChange` is first read; `@Published` looks them up on write, and an
-/// object nobody observes has none to find.
+/// `objectWillChange` or `objectDidChange` is first read, and its `@Published` and
+/// `@ObservedPublisher` properties are told of them then, once: writing a property of an object
+/// never looks the object up, so writes to unrelated objects share no lock. The one exception is an
+/// object with a custom mirror, which may hide its properties from that one look: once such an
+/// object has signals, a `@Published` property that was told of none looks its object up on write.
 @usableFromInline
 // @unchecked: `entries` and `sweepThreshold` are guarded by `lock`.
 final class ObservationRegistry: @unchecked Sendable {
@@ -30,6 +33,10 @@ final class ObservationRegistry: @unchecked Sendable {
     @usableFromInline
     static let shared = ObservationRegistry()
 
+    /// Set once signals are made for an object with a custom mirror, whose properties may not have
+    /// been told of them; until then a property told of no signals knows its object has none.
+    let mayHaveUntoldProperties = AtomicFlag()
+
     private let lock = Lock()
     /// Guarded by `lock`.
     @exclusivity(unchecked)
@@ -39,9 +46,16 @@ final class ObservationRegistry: @unchecked Sendable {
     private var sweepThreshold = 64
 
     /// The object's signals, created if it has none yet.
+    ///
+    /// Created signals are handed to the object's properties before any caller gets them, with the
+    /// lock held, so that a change made after `objectWillChange` was read is always announced. An
+    /// object with a custom mirror is inspected after the lock is released instead (its mirror is
+    /// its own code, which must not run under a lock every object shares), and its properties that
+    /// are not told look the object up on write.
     @usableFromInline
     func signals(for object: AnyObject) -> ObservationSignals {
         let key = ObjectIdentifier(object)
+        let hasCustomMirror = object is any CustomReflectable
         let (signals, created) = lock.withLock { () -> (ObservationSignals, Bool) in
             if let entry = entries[key], entry.object === object { return (entry.signals, false) }
             let signals = ObservationSignals()
@@ -50,9 +64,14 @@ final class ObservationRegistry: @unchecked Sendable {
                 entries = entries.filter { $0.value.object != nil }
                 sweepThreshold = Swift.max(64, entries.count * 2)
             }
+            if hasCustomMirror {
+                mayHaveUntoldProperties.set(true)
+            } else {
+                tellProperties(of: object, about: signals)
+            }
             return (signals, true)
         }
-        if created { attachObservedPublishers(of: object, to: signals) }
+        if created, hasCustomMirror { tellProperties(of: object, about: signals) }
         return signals
     }
 
@@ -66,21 +85,21 @@ final class ObservationRegistry: @unchecked Sendable {
         }
     }
 
-    /// Connects the object's `@ObservedPublisher` properties to its signals, once, when the signals are
-    /// created: the only time Streams inspects an object.
-    private func attachObservedPublishers(of object: AnyObject, to signals: ObservationSignals) {
+    /// Connects the object's `@Published` and `@ObservedPublisher` properties to its signals, once,
+    /// when the signals are created: the only time Streams inspects an object.
+    private func tellProperties(of object: AnyObject, about signals: ObservationSignals) {
         var mirror: Mirror? = Mirror(reflecting: object)
         while let current = mirror {
             for child in current.children {
-                (child.value as? any ObservedPublisherOwnerLink)?.link(to: signals)
+                (child.value as? any ObservationSignalsLink)?.link(to: signals)
             }
             mirror = current.superclassMirror
         }
     }
 }
 
-/// A property wrapper that tells its owner's signals about changes it receives.
-protocol ObservedPublisherOwnerLink: AnyObject {
+/// A property wrapper that sends its owner's signals when its value changes.
+protocol ObservationSignalsLink {
     /// Remembers the owner's signals.
     func link(to signals: ObservationSignals)
 }

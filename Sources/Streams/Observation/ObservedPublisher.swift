@@ -175,7 +175,7 @@ public final class ObservedPublisher<Value>: Publisher {
     }
 }
 
-extension ObservedPublisher: ObservedPublisherOwnerLink {
+extension ObservedPublisher: ObservationSignalsLink {
     func link(to signals: ObservationSignals) {
         lock.withLock { ownerSignals = signals }
     }

@@ -118,12 +118,20 @@ public struct Published<Value> {
     }
 }
 
+extension Published: ObservationSignalsLink {
+    /// Remembers the enclosing object's signals, when they are created.
+    func link(to signals: ObservationSignals) {
+        storage.link(to: signals)
+    }
+}
+
 /// The value of a `@Published` property and its publisher.
 ///
 /// `value` is guarded by `lock`; the broadcaster is thread-safe on its own. Its current value is
 /// what a subscriber is owed, stored before the subscribers are called; `storedValue`, what the
-/// property reads, changes after them. The object's change signals
-/// are found on the first write after somebody observes the object, then kept.
+/// property reads, changes after them. The object's change signals are handed to the storage when
+/// they are created (see ``ObservationRegistry``), so a write looks nothing up, except for an object
+/// with a custom mirror, whose signals are found on the first write after somebody observes it.
 @usableFromInline
 // @unchecked: `storedValue`, `signals` and `assignments` are guarded by `lock`.
 final class PublishedStorage<Value>: @unchecked Sendable {
@@ -156,7 +164,7 @@ final class PublishedStorage<Value>: @unchecked Sendable {
 
     /// Stores a new value of a property of `object`: will-change, publish, store, did-change.
     func set(_ newValue: Value, in object: AnyObject) {
-        let signals = lock.withLock { self.signals } ?? lookUpSignals(of: object)
+        let signals = lock.withLock { self.signals } ?? lookUpUntoldSignals(of: object)
         signals?.willChange.send()
         broadcaster.send(newValue)
         lock.withLock { storedValue = newValue }
@@ -174,15 +182,26 @@ final class PublishedStorage<Value>: @unchecked Sendable {
     /// Stores a value that arrives through `assign(to:)`, outside any enclosing instance.
     func setFromAssignment(_ newValue: Value) {
         let (cached, owner) = lock.withLock { (self.signals, self.owner) }
-        let signals = cached ?? owner.flatMap { lookUpSignals(of: $0) }
+        let signals = cached ?? owner.flatMap { lookUpUntoldSignals(of: $0) }
         signals?.willChange.send()
         broadcaster.send(newValue)
         lock.withLock { storedValue = newValue }
         signals?.didChange.send()
     }
 
-    private func lookUpSignals(of object: AnyObject) -> ObservationSignals? {
-        guard let found = ObservationRegistry.shared.existingSignals(for: object) else { return nil }
+    /// Remembers the owner's signals, handed over when they are created.
+    func link(to signals: ObservationSignals) {
+        lock.withLock { self.signals = signals }
+    }
+
+    /// The owner's signals, for a property that was told of none: they may exist if an object with
+    /// a custom mirror (which may hide this property) has signals somewhere; otherwise there are
+    /// none, and nothing is looked up.
+    private func lookUpUntoldSignals(of object: AnyObject) -> ObservationSignals? {
+        let registry = ObservationRegistry.shared
+        guard registry.mayHaveUntoldProperties.value,
+            let found = registry.existingSignals(for: object)
+        else { return nil }
         lock.withLock { signals = found }
         return found
     }

@@ -86,6 +86,37 @@ import Testing
         _ = cancellable
     }
 
+    /// An object whose custom mirror shows none of its properties: they are not told of its signals
+    /// when they are made, and find them on their next write instead.
+    final class Secretive: ObservableObject, CustomReflectable {
+        @Published var value = 0
+        var customMirror: Mirror { Mirror(self, children: [Mirror.Child]()) }
+    }
+
+    @Test func anObjectWhoseMirrorHidesItsPropertiesStillAnnouncesTheirChanges() {
+        let object = Secretive()
+        var log: [String] = []
+        var cancellables = Set<AnyCancellable>()
+        object.objectWillChange.sink { log.append("will \(object.value)") }.store(in: &cancellables)
+        object.objectDidChange.sink { log.append("did \(object.value)") }.store(in: &cancellables)
+        object.value = 1
+        object.value = 2
+        #expect(log == ["will 0", "did 1", "will 1", "did 2"])
+    }
+
+    @Test func everyPropertyOfAnObservedObjectAnnouncesItsChangesFromTheFirstWrite() {
+        let contacts = (0..<3).map { Contact(name: "\($0)", age: $0) }
+        var log: [String] = []
+        var cancellables = Set<AnyCancellable>()
+        for contact in contacts {
+            contact.objectWillChange.sink { log.append("\(contact.name) will change") }.store(in: &cancellables)
+        }
+        contacts[2].age = 30
+        contacts[0].name = "zero"
+        contacts[1].age = 10
+        #expect(log == ["2 will change", "0 will change", "1 will change"])
+    }
+
     @Test func worksInAPlainClass() {
         let plain = Plain()
         var values: [Int] = []
