@@ -9,18 +9,29 @@ import Synchronization
     import Darwin
 #endif
 
-/// Scenario 7: several threads send flat out into one subject. The rig is the same for every
-/// implementation: it owns the receivers the subscribers record into, starts the sender threads
-/// together, times them, samples memory and backlog meanwhile, and checks that every value whose
-/// `send` had returned had reached every subscriber: each sender thread right after its own last
-/// `send` returned (its own values), and the rig once every sender had been joined (all values).
+/// Scenario 7 (and scaling scenario M2): several threads send flat out into one subject. The rig is
+/// the same for every implementation: it owns the receivers the subscribers record into, starts the
+/// sender threads together, times them, samples memory and backlog meanwhile (unless told not to), and
+/// checks that every value whose `send` had returned had reached every subscriber: each sender thread
+/// right after its own last `send` returned (its own values), and the rig once every sender had been
+/// joined (all values). The receivers also count the values that did not follow the previous value
+/// from the same sender (``ContentionStats/outOfOrder``).
 ///
-/// Sender thread `t` (from 0) sends `index << 3 | t` for `index` in `0..<valuesPerThread`: every value
-/// once, and its low three bits say which thread sent it, so a subscriber counts per thread with no
-/// division.
+/// Sender thread `t` (from 0) sends `index << threadBits | t` for `index` in `0..<valuesPerThread`:
+/// every value once, and its low `threadBits` bits say which thread sent it, so a subscriber counts per
+/// thread with no division. `threadBits` is 3 for up to 8 threads (so scenario 7's values are
+/// `index << 3 | t`), and as many as the thread numbers need beyond.
 public final class ContentionRig {
-    /// The most sender threads a rig supports (the thread number takes the low three bits of a value).
-    public static let maximumThreads = ContentionReceiver.threadSlots
+    /// The most sender threads a rig supports: the thread number takes at most the low 10 bits of a
+    /// value.
+    public static let maximumThreads = 1 << 10
+
+    /// The low bits of a value that name its sender thread, for `threads` threads: at least 3.
+    public static func threadBits(forThreads threads: Int) -> Int {
+        var bits = 3
+        while 1 << bits < threads { bits += 1 }
+        return bits
+    }
 
     /// Resident memory growth past which the sampler stops the senders and the run counts as an
     /// unbounded backlog: 2 GiB, well below this machine's memory.
@@ -32,16 +43,25 @@ public final class ContentionRig {
     public let valuesPerThread: Int
     /// One per subscriber: subscriber `i` records what it receives into `receivers[i]`.
     public let receivers: [ContentionReceiver]
+    /// Whether the rig trims the heap first, samples memory and backlog during the run and stops the
+    /// senders when memory grows past ``residentLimitBytes``.
+    public let watchesMemory: Bool
+    private let threadBits: Int
     private let senders: [ContentionSender]
     private let control = Control()
 
     /// A rig for `threads` sender threads that send `valuesPerThread` values each to `subscribers`
-    /// subscribers.
-    public init(threads: Int, valuesPerThread: Int, subscribers: Int) {
+    /// subscribers. With `watchesMemory` false there is no sampler thread, no memory guard and no reset
+    /// of the process's peak resident size (which a caller measuring the whole process's peak needs);
+    /// the stats' memory and backlog fields are then nil and 0.
+    public init(threads: Int, valuesPerThread: Int, subscribers: Int, watchesMemory: Bool = true) {
         precondition(threads > 0 && threads <= Self.maximumThreads, "1 to \(Self.maximumThreads) sender threads")
         self.threads = threads
         self.valuesPerThread = valuesPerThread
-        receivers = (0..<subscribers).map { _ in ContentionReceiver() }
+        self.watchesMemory = watchesMemory
+        let threadBits = Self.threadBits(forThreads: threads)
+        self.threadBits = threadBits
+        receivers = (0..<subscribers).map { _ in ContentionReceiver(threadBits: threadBits) }
         senders = (0..<threads).map { _ in ContentionSender() }
     }
 
@@ -56,17 +76,17 @@ public final class ContentionRig {
         let send = UncheckedSend(send)
         // Memory that earlier runs freed goes back to the system first, so that every run starts from
         // a similar resident size and the growth measured is its own.
-        _ = bench_trim_heap()
-        let sampler = startThread { [self] in sample() }
+        if watchesMemory { _ = bench_trim_heap() }
+        let sampler = watchesMemory ? startThread { [self] in sample() } : nil
         let senderThreads = (0..<threads).map { thread in
             startThread { [self] in sendValues(thread: thread, send: send.body) }
         }
         while control.ready.load(ordering: .acquiring) < threads { sched_yield() }
-        let residentBefore = ProcessMemory.residentBytes() ?? 0
-        let heapBefore = Int(bench_heap_in_use())
-        let highWaterMarkReset = ProcessMemory.resetHighWaterMark()
+        let residentBefore = watchesMemory ? ProcessMemory.residentBytes() ?? 0 : 0
+        let heapBefore = watchesMemory ? Int(bench_heap_in_use()) : -1
+        let highWaterMarkReset = watchesMemory && ProcessMemory.resetHighWaterMark()
         control.residentBefore.store(residentBefore, ordering: .relaxed)
-        control.armed.store(true, ordering: .releasing)
+        control.armed.store(watchesMemory, ordering: .releasing)
 
         probe.start()
         let start = Probe.now()
@@ -78,17 +98,19 @@ public final class ContentionRig {
         // What had arrived once every send had returned; the contract is: all of it.
         var deliveredAtJoin = 0
         var checksum = 0
+        var outOfOrder = 0
         for receiver in receivers {
             let count = receiver.count
             deliveredAtJoin += count
             checksum = checksum &+ (receiver.sum &* 1_000_003 &+ count)
+            outOfOrder += receiver.outOfOrder
         }
         let sent = senders.reduce(0) { $0 + $1.returned.load(ordering: .acquiring) }
         let deliveredWhenSendsReturned = senders.reduce(0) { $0 + $1.deliveredAtEnd.load(ordering: .acquiring) }
         let expected = sent * receivers.count
         sampleOnce()
         control.finished.store(true, ordering: .releasing)
-        join(sampler)
+        if let sampler { join(sampler) }
         let highWaterMark = highWaterMarkReset ? ProcessMemory.highWaterMarkBytes() : nil
         let peak = max(control.maximumResident.load(ordering: .acquiring), highWaterMark ?? 0)
 
@@ -118,6 +140,7 @@ public final class ContentionRig {
             deliveredAtJoin: deliveredAtJoin,
             lateByNanoseconds: lateBy,
             missingAfterWait: missingAfterWait,
+            outOfOrder: outOfOrder,
             peakResidentGrowthBytes: residentBefore > 0 ? max(0, peak - residentBefore) : nil,
             peakHeapGrowthBytes: heapBefore >= 0
                 ? max(0, control.maximumHeap.load(ordering: .acquiring) - heapBefore) : nil,
@@ -137,7 +160,7 @@ public final class ContentionRig {
         var sent = 0
         for index in 0..<valuesPerThread {
             if index & 1023 == 0, control.stopped.load(ordering: .relaxed) { break }
-            send(index << 3 | thread)
+            send(index << threadBits | thread)
             sent = index + 1
             // Releasing: a sampler that sees this count also sees what the delivery wrote.
             sender.returned.store(sent, ordering: .releasing)
@@ -216,6 +239,10 @@ public struct ContentionStats: Sendable {
     public var lateByNanoseconds: UInt64?
     /// When values were missing at the join: how many had still not arrived ten seconds later.
     public var missingAfterWait: Int
+    /// Deliveries whose value was not the one after the previous value the same subscriber had
+    /// received from the same sender thread (a value repeated, skipped or out of order), counted until
+    /// the join. Not part of ``deliveredBeforeSendReturned``.
+    public var outOfOrder: Int
     /// Peak resident memory during the run minus the resident memory before it; nil where the
     /// process's memory cannot be read.
     public var peakResidentGrowthBytes: Int?
@@ -243,37 +270,56 @@ public struct ContentionStats: Sendable {
 }
 
 /// What one subscriber of a contention scenario received: how many values from each sender thread,
-/// and their sum. Only one thread at a time calls `receive` (each implementation serializes the calls
-/// to a subscriber), but the sampler and the sender threads read the counts meanwhile, so the counters
-/// are atomics, written with plain loads and stores. They sit on a cache line of their own.
+/// their sum, and how many did not follow the previous one from their thread. Only one thread at a
+/// time calls `receive` (each implementation serializes the calls to a subscriber), but the sampler and
+/// the sender threads read the counts meanwhile, so the counters are atomics, written with plain loads
+/// and stores. They sit on cache lines of their own.
+///
+/// A value is `index << threadBits | thread` (see ``ContentionRig``): the count of a thread's values
+/// received so far is also the index its next value must have, so checking the order costs one
+/// comparison.
 public final class ContentionReceiver: @unchecked Sendable {
     // @unchecked: `slots` points to atomics, which any thread may read; only the one thread that is
     // delivering to this subscriber writes them.
 
-    /// Counters per sender thread, then the sum.
-    static let threadSlots = 8
-
+    /// Counters per sender thread (`1 << threadBits` of them), then the sum, then the values out of
+    /// order.
     @usableFromInline
     let slots: UnsafeMutablePointer<Atomic<Int>>
+    /// The low bits of a value that name its sender thread.
+    @usableFromInline
+    let threadBits: Int
 
-    /// A receiver that has received nothing.
-    public init() {
-        let memory = UnsafeMutableRawPointer.allocate(byteCount: 128, alignment: 128)
-        slots = memory.bindMemory(to: Atomic<Int>.self, capacity: Self.threadSlots + 1)
-        for slot in 0...Self.threadSlots { (slots + slot).initialize(to: Atomic(0)) }
+    /// Sender-thread counters.
+    @usableFromInline
+    var threadSlots: Int { 1 << threadBits }
+
+    /// A receiver that has received nothing, for values whose low `threadBits` bits name their sender
+    /// thread.
+    public init(threadBits: Int = 3) {
+        self.threadBits = threadBits
+        let slotCount = (1 << threadBits) + 2
+        let byteCount = (slotCount * MemoryLayout<Atomic<Int>>.stride + 127) / 128 * 128
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: byteCount, alignment: 128)
+        slots = memory.bindMemory(to: Atomic<Int>.self, capacity: slotCount)
+        for slot in 0..<slotCount { (slots + slot).initialize(to: Atomic(0)) }
     }
 
     deinit {
-        slots.deinitialize(count: Self.threadSlots + 1)
+        slots.deinitialize(count: threadSlots + 2)
         UnsafeMutableRawPointer(slots).deallocate()
     }
 
-    /// Records a value (sent by thread `value & 7`).
+    /// Records a value (sent by thread `value & (1 << threadBits - 1)`).
     @inlinable
     public func receive(_ value: Int) {
-        let count = slots + (value & 7)
-        count.pointee.store(count.pointee.load(ordering: .relaxed) &+ 1, ordering: .releasing)
-        slots[8].store(slots[8].load(ordering: .relaxed) &+ value, ordering: .relaxed)
+        let count = slots + (value & (threadSlots - 1))
+        let received = count.pointee.load(ordering: .relaxed)
+        if value >> threadBits != received {
+            slots[threadSlots + 1].store(slots[threadSlots + 1].load(ordering: .relaxed) &+ 1, ordering: .relaxed)
+        }
+        count.pointee.store(received &+ 1, ordering: .releasing)
+        slots[threadSlots].store(slots[threadSlots].load(ordering: .relaxed) &+ value, ordering: .relaxed)
     }
 
     /// Values received from sender thread `thread`.
@@ -284,13 +330,18 @@ public final class ContentionReceiver: @unchecked Sendable {
     /// Values received in all.
     var count: Int {
         var total = 0
-        for thread in 0..<Self.threadSlots { total += slots[thread].load(ordering: .acquiring) }
+        for thread in 0..<threadSlots { total += slots[thread].load(ordering: .acquiring) }
         return total
     }
 
     /// The sum of the values received.
     var sum: Int {
-        slots[Self.threadSlots].load(ordering: .acquiring)
+        slots[threadSlots].load(ordering: .acquiring)
+    }
+
+    /// Values received that were not the one after the previous value from the same thread.
+    var outOfOrder: Int {
+        slots[threadSlots + 1].load(ordering: .acquiring)
     }
 }
 
@@ -315,53 +366,6 @@ private struct UncheckedSend: @unchecked Sendable {
     init(_ body: @escaping (Int) -> Void) {
         self.body = body
     }
-}
-
-// MARK: - Threads
-
-/// A thread's body, handed to `pthread_create` as its argument.
-private final class ThreadBody {
-    let body: () -> Void
-
-    init(_ body: @escaping () -> Void) {
-        self.body = body
-    }
-}
-
-#if canImport(Darwin)
-    private typealias ThreadHandle = pthread_t?
-#else
-    private typealias ThreadHandle = pthread_t
-#endif
-
-/// Starts a thread that runs `body`.
-private func startThread(_ body: @escaping () -> Void) -> ThreadHandle {
-    let argument = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
-    #if canImport(Darwin)
-        var thread: pthread_t?
-    #else
-        var thread = pthread_t()
-    #endif
-    let result = pthread_create(
-        &thread, nil,
-        { argument in
-            #if canImport(Darwin)
-                let argument: UnsafeMutableRawPointer? = argument
-            #endif
-            Unmanaged<ThreadBody>.fromOpaque(argument!).takeRetainedValue().body()
-            return nil
-        }, argument)
-    precondition(result == 0, "pthread_create failed: \(result)")
-    return thread
-}
-
-private func join(_ thread: ThreadHandle) {
-    #if canImport(Darwin)
-        let result = pthread_join(thread!, nil)
-    #else
-        let result = pthread_join(thread, nil)
-    #endif
-    precondition(result == 0, "pthread_join failed: \(result)")
 }
 
 // MARK: - Memory

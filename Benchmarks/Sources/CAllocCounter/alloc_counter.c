@@ -6,12 +6,20 @@
 // and then forwards to glibc's own allocator through its exported __libc_* entry points, so the
 // allocator, its speed and its malloc_usable_size stay glibc's. Counting is off unless switched on,
 // and then costs one relaxed atomic add; the harness counts in a separate pass from the timed rounds.
+// It also wraps the C library calls the Swift side makes through it: malloc_trim and mallinfo2 for
+// scenario 7's memory columns, and gnu_get_libc_version and sched_getaffinity (which Swift's Glibc
+// module does not import) for the scaling mode's header.
+#if defined(__linux__)
+#define _GNU_SOURCE  // sched_getaffinity and CPU_COUNT
+#endif
 #include "alloc_counter.h"
 
 #if defined(__linux__) && defined(__GLIBC__)
 
 #include <errno.h>
+#include <gnu/libc-version.h>
 #include <malloc.h>
+#include <sched.h>
 #include <stddef.h>
 
 extern void *__libc_malloc(size_t size);
@@ -47,6 +55,14 @@ uint64_t bench_alloc_count(void) { return __atomic_load_n(&allocations, __ATOMIC
 uint64_t bench_free_count(void) { return __atomic_load_n(&frees, __ATOMIC_SEQ_CST); }
 
 int bench_trim_heap(void) { return malloc_trim(0); }
+
+const char *bench_libc_version(void) { return gnu_get_libc_version(); }
+
+int bench_available_processors(void) {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return -1;
+    return CPU_COUNT(&set);
+}
 
 int64_t bench_heap_in_use(void) {
 #if __GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33)
@@ -120,5 +136,7 @@ uint64_t bench_alloc_count(void) { return 0; }
 uint64_t bench_free_count(void) { return 0; }
 int bench_trim_heap(void) { return 0; }
 int64_t bench_heap_in_use(void) { return -1; }
+const char *bench_libc_version(void) { return NULL; }
+int bench_available_processors(void) { return -1; }
 
 #endif

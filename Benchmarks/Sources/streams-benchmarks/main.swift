@@ -15,6 +15,8 @@ import StreamsScenarios
 let usage = """
     Usage: streams-benchmarks [--quick] [--filter TEXT]... [--impl NAME]... [--rounds N]
                               [--contention-values N] [--chart PATH] [--list]
+           streams-benchmarks --threads LIST [--quick] [--filter M1..M4]... [--impl NAME]...
+                              [--rounds N] [--cell-timeout SECONDS] [--label TEXT] [--list]
 
     Runs each scenario in Streams, OpenCombine, swift-async-algorithms (where it has the operator)
     and a hand-written floor, interleaved in one process, and prints medians (min–max) per
@@ -31,6 +33,14 @@ let usage = """
                       one sink, 200,000 with ten; 50,000 and 10,000 with --quick)
       --chart PATH    also write a bar chart (SVG) of the medians to PATH
       --list          list the scenarios and exit
+
+    Scaling mode (see the README's "Scaling mode"):
+      --threads LIST  run the scaling scenarios M1-M4 instead, at each thread count in LIST
+                      (such as 1,2,4,8,16), each cell (scenario, implementation, thread count) in a
+                      process of its own; --filter then takes M1..M4, --rounds defaults to 2
+      --cell-timeout SECONDS
+                      kill a cell's process after this long and report it as failed (default 120)
+      --label TEXT    printed at the top of the report (the commit measured, say)
     Build in release mode: swift run -c release --package-path Benchmarks streams-benchmarks
     """
 
@@ -54,6 +64,10 @@ var roundsOverride: Int?
 var contentionValuesOverride: Int?
 var listOnly = false
 var chartPath: String?
+var threadCounts: [Int]?
+var cellTimeoutSeconds = 120.0
+var label: String?
+var cell: CellSpec?
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
@@ -85,6 +99,27 @@ while let argument = arguments.next() {
             fail("--rounds needs a positive number\n\n" + usage)
         }
         roundsOverride = rounds
+    case "--threads":
+        guard let text = arguments.next(), let counts = ScalingOptions.threadCounts(text) else {
+            fail(
+                "--threads needs thread counts from 1 to \(ContentionRig.maximumThreads), separated by commas\n\n"
+                    + usage)
+        }
+        threadCounts = counts
+    case "--cell-timeout":
+        guard let text = arguments.next(), let seconds = Double(text), seconds > 0 else {
+            fail("--cell-timeout needs a positive number of seconds\n\n" + usage)
+        }
+        cellTimeoutSeconds = seconds
+    case "--label":
+        guard let text = arguments.next() else { fail("--label needs a text\n\n" + usage) }
+        label = text
+    case "--cell":
+        // Not in the usage: how the scaling mode runs one cell in a child process.
+        guard let text = arguments.next(), let spec = CellSpec(text) else {
+            fail("--cell needs SCENARIO:IMPLEMENTATION:THREADS, such as M2:streams:16")
+        }
+        cell = spec
     case "--help", "-h":
         print(usage)
         exit(0)
@@ -94,6 +129,41 @@ while let argument = arguments.next() {
 }
 let implementations = selected.isEmpty ? Implementation.allCases : Implementation.allCases.filter(selected.contains)
 let sizes = quick ? Sizes.quick : Sizes.full
+
+// MARK: - Scaling mode
+
+if let cell {
+    runCell(cell, sizes: quick ? .quick : .full, rounds: roundsOverride ?? ScalingSizes.full.rounds)
+}
+if let threadCounts {
+    let scalingSizes = quick ? ScalingSizes.quick : ScalingSizes.full
+    let scenarios = ScalingScenario.allCases.filter { scenario in
+        filters.isEmpty
+            || filters.contains {
+                scenario.id.lowercased() == $0 || scenario.title(scalingSizes).lowercased().contains($0)
+            }
+    }
+    if listOnly {
+        for scenario in ScalingScenario.allCases {
+            print("\(scenario.id)\t\(scenario.title(scalingSizes)) (per \(scenario.unit))")
+        }
+        exit(0)
+    }
+    guard !scenarios.isEmpty else { fail("no scaling scenario matches the filter (M1, M2, M3, M4)") }
+    if chartPath != nil || contentionValuesOverride != nil {
+        fail("--chart and --contention-values do not apply to the scaling mode (--threads)")
+    }
+    let scalingImplementations = implementations.filter(CellSpec.isAvailable)
+    if selected.contains(.asyncAlgorithms) {
+        printError("async-algorithms has no scaling scenarios: left out")
+    }
+    guard !scalingImplementations.isEmpty else { fail("no implementation has the scaling scenarios") }
+    runScalingMode(
+        ScalingOptions(
+            threadCounts: threadCounts, scenarios: scenarios, implementations: scalingImplementations,
+            rounds: roundsOverride ?? scalingSizes.rounds, quick: quick, cellTimeoutSeconds: cellTimeoutSeconds,
+            label: label))
+}
 
 // MARK: - Scenarios
 

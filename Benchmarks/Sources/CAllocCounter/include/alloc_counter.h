@@ -23,4 +23,12 @@ int bench_trim_heap(void);
 /// (mallinfo2: uordblks + hblkhd); -1 where unavailable. Locks each arena in turn; never allocates.
 int64_t bench_heap_in_use(void);
 
+/// The version of the C library the process runs with, such as "2.39" (glibc's gnu_get_libc_version(),
+/// which Swift's Glibc module does not import); NULL where the C library is not glibc.
+const char *bench_libc_version(void);
+
+/// The processors this process may run on (sched_getaffinity, what `nproc` prints), which a container
+/// or a CPU set may make fewer than the processors online; -1 where unavailable.
+int bench_available_processors(void);
+
 #endif
