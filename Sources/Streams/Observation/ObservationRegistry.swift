@@ -20,14 +20,23 @@ final class ObservationSignals: Sendable {
 /// never looks the object up, so writes to unrelated objects share no lock. The one exception is an
 /// object with a custom mirror, which may hide its properties from that one look: once such an
 /// object has signals, a `@Published` property that was told of none looks its object up on write.
+///
+/// The table is split into stripes by the object's identity (``LockStripes``), so reading
+/// `objectWillChange` of unrelated objects on different threads rarely meets on a lock.
 @usableFromInline
-// @unchecked: `entries` and `sweepThreshold` are guarded by `lock`.
-final class ObservationRegistry: @unchecked Sendable {
+final class ObservationRegistry: Sendable {
 
     /// One observed object.
     private struct Entry {
         weak var object: AnyObject?
         let signals: ObservationSignals
+    }
+
+    /// One stripe of the table.
+    private struct Table {
+        var entries: [ObjectIdentifier: Entry] = [:]
+        /// The size at which dead entries are swept next.
+        var sweepThreshold = 16
     }
 
     @usableFromInline
@@ -37,32 +46,26 @@ final class ObservationRegistry: @unchecked Sendable {
     /// been told of them; until then a property told of no signals knows its object has none.
     let mayHaveUntoldProperties = AtomicFlag()
 
-    private let lock = Lock()
-    /// Guarded by `lock`.
-    @exclusivity(unchecked)
-    private var entries: [ObjectIdentifier: Entry] = [:]
-    /// Guarded by `lock`.
-    @exclusivity(unchecked)
-    private var sweepThreshold = 64
+    private let tables = LockStripes(initial: Table())
 
     /// The object's signals, created if it has none yet.
     ///
     /// Created signals are handed to the object's properties before any caller gets them, with the
-    /// lock held, so that a change made after `objectWillChange` was read is always announced. An
-    /// object with a custom mirror is inspected after the lock is released instead (its mirror is
-    /// its own code, which must not run under a lock every object shares), and its properties that
-    /// are not told look the object up on write.
+    /// stripe's lock held, so that a change made after `objectWillChange` was read is always
+    /// announced. An object with a custom mirror is inspected after the lock is released instead (its
+    /// mirror is its own code, which must not run under a lock other objects share), and its
+    /// properties that are not told look the object up on write.
     @usableFromInline
     func signals(for object: AnyObject) -> ObservationSignals {
         let key = ObjectIdentifier(object)
         let hasCustomMirror = object is any CustomReflectable
-        let (signals, created) = lock.withLock { () -> (ObservationSignals, Bool) in
-            if let entry = entries[key], entry.object === object { return (entry.signals, false) }
+        let (signals, created) = tables.withStripe(for: key) { table -> (ObservationSignals, Bool) in
+            if let entry = table.entries[key], entry.object === object { return (entry.signals, false) }
             let signals = ObservationSignals()
-            entries[key] = Entry(object: object, signals: signals)
-            if entries.count >= sweepThreshold {
-                entries = entries.filter { $0.value.object != nil }
-                sweepThreshold = Swift.max(64, entries.count * 2)
+            table.entries[key] = Entry(object: object, signals: signals)
+            if table.entries.count >= table.sweepThreshold {
+                table.entries = table.entries.filter { $0.value.object != nil }
+                table.sweepThreshold = Swift.max(16, table.entries.count * 2)
             }
             if hasCustomMirror {
                 mayHaveUntoldProperties.set(true)
@@ -79,8 +82,8 @@ final class ObservationRegistry: @unchecked Sendable {
     @usableFromInline
     func existingSignals(for object: AnyObject) -> ObservationSignals? {
         let key = ObjectIdentifier(object)
-        return lock.withLock {
-            guard let entry = entries[key], entry.object === object else { return nil }
+        return tables.withStripe(for: key) { table in
+            guard let entry = table.entries[key], entry.object === object else { return nil }
             return entry.signals
         }
     }

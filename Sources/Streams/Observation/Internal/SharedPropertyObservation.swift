@@ -88,7 +88,8 @@ final class SharedPropertyObservation<Value>: ObservationTrackingTarget,
         read: @escaping () -> Value?, schedule: @escaping (@escaping () -> Void) -> Void
     ) -> SharedPropertyObservation? {
         guard let model = sharing.model else { return nil }
-        let (joined, replaced) = registry.withEntries { entries -> (SharedPropertyObservation, AnyObject?) in
+        let (joined, replaced) = registry.withEntries(for: sharing.key) {
+            entries -> (SharedPropertyObservation, AnyObject?) in
             if let existing = entries[sharing.key] as? SharedPropertyObservation, existing.model === model,
                 existing.add(id, receiving)
             {
@@ -140,7 +141,7 @@ final class SharedPropertyObservation<Value>: ObservationTrackingTarget,
             return true
         }
         guard emptied else { return }
-        Self.registry.withEntries { entries in
+        Self.registry.withEntries(for: key) { entries in
             if entries[key] === self { entries[key] = nil }
         }
     }
@@ -194,16 +195,18 @@ final class SharedPropertyObservation<Value>: ObservationTrackingTarget,
     }
 }
 
-/// The shared observations in use, by key, held strongly until their last member leaves.
-// @unchecked Sendable: `entries` is guarded by `lock`.
-final class SharedObservationRegistry: @unchecked Sendable {
+/// The shared observations in use, by key, held strongly until their last member leaves; split
+/// into stripes by model (``LockStripes``), so that subscribing to unrelated models rarely meets on a
+/// lock.
+final class SharedObservationRegistry: Sendable {
     static let shared = SharedObservationRegistry()
 
-    private let lock = Lock()
-    private var entries: [ObservationSharingKey: AnyObject] = [:]
+    private let stripes = LockStripes(initial: [ObservationSharingKey: AnyObject]())
 
-    /// Runs `body` with the entries, under the registry's lock.
-    func withEntries<Result>(_ body: (inout [ObservationSharingKey: AnyObject]) -> Result) -> Result {
-        lock.withLock { body(&entries) }
+    /// Runs `body` with the entries of `key`'s stripe, under that stripe's lock.
+    func withEntries<Result>(
+        for key: ObservationSharingKey, _ body: (inout [ObservationSharingKey: AnyObject]) -> Result
+    ) -> Result {
+        stripes.withStripe(for: key.model, body)
     }
 }
