@@ -72,46 +72,33 @@ extension FloorScenarios {
     }
 }
 
-/// M3: handlers registered under integer tokens, behind one pthread mutex (see ``LockedBroadcast``
-/// for why not `Mutex`) that `send` holds while calling them.
+/// M3: handlers registered under integer tokens, behind one ``PthreadMutex`` that `send` holds while
+/// calling them.
 final class LockedRegistry {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let mutex = PthreadMutex()
     private var handlers: [Int: (Int) -> Void] = [:]
     private var nextToken = 0
 
-    init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
     /// Registers a handler; returns its token.
     func add(_ handler: @escaping (Int) -> Void) -> Int {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        let token = nextToken
-        nextToken += 1
-        handlers[token] = handler
-        return token
+        mutex.withLock {
+            let token = nextToken
+            nextToken += 1
+            handlers[token] = handler
+            return token
+        }
     }
 
     /// Unregisters the handler of `token`: once this returns, it is called no more.
     func remove(_ token: Int) {
-        pthread_mutex_lock(mutex)
-        handlers[token] = nil
-        pthread_mutex_unlock(mutex)
+        mutex.withLock { handlers[token] = nil }
     }
 
     /// Calls every registered handler with `value`, holding the mutex.
     func send(_ value: Int) {
-        pthread_mutex_lock(mutex)
-        for handler in handlers.values { handler(value) }
-        pthread_mutex_unlock(mutex)
+        mutex.withLock {
+            for handler in handlers.values { handler(value) }
+        }
     }
 }
 
