@@ -80,8 +80,14 @@ extension StressTests {
                 #expect(sources[inners - 1].sent.count == perSender)
                 for index in 0..<(inners - 1) {
                     #expect(report.values.filter { $0.sender == index }.count >= switchAfter - 1)
-                    // Cancelled when replaced, unless it had already finished.
-                    #expect(sources[index].cancelCount == (sources[index].didFinish ? 0 : 1))
+                    // Cancelled once when replaced, unless it had finished. A source marks itself
+                    // finished before its completion reaches switchToLatest, so a replacement on
+                    // the other thread can still cancel a source that finished: at most once.
+                    if sources[index].didFinish {
+                        #expect(sources[index].cancelCount <= 1)
+                    } else {
+                        #expect(sources[index].cancelCount == 1)
+                    }
                 }
             }
             #expect(probe.survivors() == [])
