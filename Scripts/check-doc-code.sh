@@ -53,6 +53,11 @@ modules=$bin/Modules
 [ -d "$modules" ] || modules=$bin  # Older SwiftPM puts module files next to the products.
 
 swiftc_flags=(-typecheck -swift-version 6 -warnings-as-errors -I "$modules")
+# Streams imports a C target of its own (CStreamsPlatform, behind its lock); a client compiled by
+# hand, as here, needs its module map, which SwiftPM writes into the target's build folder.
+for module_map in "$bin"/CStreamsPlatform.build/module.modulemap; do
+    [ -f "$module_map" ] && swiftc_flags+=(-Xcc "-fmodule-map-file=$module_map")
+done
 if [ "$(uname)" = Darwin ]; then
     # Match the package's deployment target, and find Swift Testing in the platform's frameworks.
     # (Written for macOS but so far run only on Linux.)
