@@ -18,13 +18,15 @@ int streams_futex_wake(uint32_t *word) {
     return syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0) > 0;
 }
 #else
-// Darwin uses its own lock (`Mutex`) and never calls these. Elsewhere, without a futex, a waiter gives
-// the processor up and looks at the word again.
-#include <sched.h>
+// Darwin uses its own lock (`Mutex`) and never calls these. Elsewhere, without a futex, a waiter
+// sleeps a short while (never longer than asked) and looks at the word again.
+#include <time.h>
 
 void streams_futex_wait(uint32_t *word, uint32_t expected, int64_t timeout_ns) {
-    (void)timeout_ns;
-    if (__atomic_load_n(word, __ATOMIC_RELAXED) == expected) sched_yield();
+    if (__atomic_load_n(word, __ATOMIC_RELAXED) != expected) return;
+    int64_t nanoseconds = timeout_ns < 50000 ? timeout_ns : 50000;
+    struct timespec pause = {.tv_sec = 0, .tv_nsec = (long)nanoseconds};
+    nanosleep(&pause, NULL);
 }
 
 int streams_futex_wake(uint32_t *word) {
