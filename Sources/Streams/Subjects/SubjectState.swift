@@ -295,7 +295,8 @@ struct SubjectState<Output, Failure: Error> {
 
     /// The holder's next piece of queued work, with the current value if the work is to deliver it
     /// to a subscriber still in the list; or, when none is left, the turn given up and the waiter to
-    /// wake. The holder has added the arrivals to the list first.
+    /// wake. The holder has added the arrivals to the list first where ``nextWorkAdmitsArrivals``
+    /// says so.
     @inlinable
     mutating func next(subscribers: borrowing SubscriberList) -> Step {
         guard pendingStart < pendingEnd else {
