@@ -64,8 +64,6 @@ public final class ObservedPublisher<Value>: Publisher {
 
     private let lock = Lock()
     /// Guarded by `lock`.
-    private var current: Value
-    /// Guarded by `lock`.
     private var ownerSignals: ObservationSignals?
     /// Guarded by `lock`.
     private var subscription: AnyCancellable?
@@ -78,7 +76,6 @@ public final class ObservedPublisher<Value>: Publisher {
     ///   - publisher: The publisher to follow; it cannot fail.
     ///   - initial: The value until the publisher sends one.
     public init<P: Publisher>(publisher: P, initial: Value) where P.Output == Value, P.Failure == Never {
-        current = initial
         changes = CurrentValueSubject(initial)
         subscription = publisher.sink { [weak self] in self?.receive($0) }
     }
@@ -93,7 +90,6 @@ public final class ObservedPublisher<Value>: Publisher {
     public init<P: Publisher, S: Scheduler>(
         publisher: P, initial: Value, scheduler: S, options: S.SchedulerOptions? = nil
     ) where P.Output == Value, P.Failure == Never {
-        current = initial
         changes = CurrentValueSubject(initial)
         subscription = publisher.sink { [weak self] value in
             scheduler.schedule(options: options) { self?.receive(value) }
@@ -145,7 +141,7 @@ public final class ObservedPublisher<Value>: Publisher {
     /// The latest value; reading it inside observation tracking tracks it.
     public var wrappedValue: Value {
         registrar.access(self, keyPath: \.wrappedValue)
-        return lock.withLock { current }
+        return changes.value
     }
 
     /// The wrapper itself: a publisher of the current value, then of each new value once stored.
@@ -164,14 +160,16 @@ public final class ObservedPublisher<Value>: Publisher {
         subscription?.cancel()
     }
 
+    /// Stores a new value: will-change, then the value stored and published to `$property` as one
+    /// step (the subject that publishes it also holds it, so a subscriber that attaches at any moment
+    /// starts from the value `wrappedValue` returns then, never from an older one), then did-change.
     private func receive(_ value: Value) {
         let signals = lock.withLock { ownerSignals }
         signals?.willChange.send()
         registrar.withMutation(of: self, keyPath: \.wrappedValue) {
-            lock.withLock { current = value }
+            changes.send(value)
         }
         signals?.didChange.send()
-        changes.send(value)
     }
 }
 

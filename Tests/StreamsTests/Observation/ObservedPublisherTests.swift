@@ -43,6 +43,26 @@ import Testing
         #expect(observed.wrappedValue == 2)
     }
 
+    /// A subscriber that attaches once the new value is stored (here, from the owner's did-change)
+    /// starts from that value: the value is stored and published as one step, so no subscriber
+    /// starts from an older value than `wrappedValue` returns.
+    @Test func aSubscriberAttachingOnceAValueIsStoredStartsFromIt() {
+        let store = CurrentValueSubject<AppState, Never>(AppState())
+        let model = TitleModel(store: store)
+        let late = TestSubscriber<String, Never>()
+        var readWhenAttaching: [String] = []
+        let cancellable = model.objectDidChange.sink {
+            guard readWhenAttaching.isEmpty else { return }
+            readWhenAttaching.append(model.title)
+            model.$title.subscribe(late)
+        }
+        store.value.title = "Sent"
+        store.value.title = "Drafts"
+        #expect(readWhenAttaching == ["Sent"])
+        #expect(late.values == ["Sent", "Drafts"])
+        _ = cancellable
+    }
+
     @Test func currentValueSubjectNeedsNoInitialValue() {
         let subject = CurrentValueSubject<String, Never>("now")
         let observed = ObservedPublisher(publisher: subject)
