@@ -58,8 +58,9 @@ final class ObservationRegistry: Sendable {
     @usableFromInline
     func signals(for object: AnyObject) -> ObservationSignals {
         let key = ObjectIdentifier(object)
-        let hasCustomMirror = object is any CustomReflectable
-        let (signals, created) = tables.withStripe(for: key) { table -> (ObservationSignals, Bool) in
+        // Whether the signals were created for an object with a custom mirror, to be told after the
+        // lock is released; looked at only when they are created, not on every read.
+        let (signals, tellsLater) = tables.withStripe(for: key) { table -> (ObservationSignals, Bool) in
             if let entry = table.entries[key], entry.object === object { return (entry.signals, false) }
             let signals = ObservationSignals()
             table.entries[key] = Entry(object: object, signals: signals)
@@ -67,14 +68,14 @@ final class ObservationRegistry: Sendable {
                 table.entries = table.entries.filter { $0.value.object != nil }
                 table.sweepThreshold = Swift.max(16, table.entries.count * 2)
             }
-            if hasCustomMirror {
+            guard !(object is any CustomReflectable) else {
                 mayHaveUntoldProperties.set(true)
-            } else {
-                tellProperties(of: object, about: signals)
+                return (signals, true)
             }
-            return (signals, true)
+            tellProperties(of: object, about: signals)
+            return (signals, false)
         }
-        if created, hasCustomMirror { tellProperties(of: object, about: signals) }
+        if tellsLater { tellProperties(of: object, about: signals) }
         return signals
     }
 
