@@ -70,8 +70,8 @@ public import Observation
 ///
 /// The snapshot is tracked as an ``ObservationPublisher`` tracks its expression: a change of a
 /// property it read schedules one comparison on the scheduler, where it is evaluated again, after the
-/// write. There is no synchronous mode, since Observation signals changes only before they are
-/// stored, so a model is always wrapped on a scheduler you name: `RunLoop.main` in an app (where
+/// write. There is no synchronous mode, since on Apple platforms Observation signals changes only
+/// before they are stored, so a model is always wrapped on a scheduler you name: `RunLoop.main` in an app (where
 /// comparisons run only while the main run loop runs), a test scheduler in tests. Without the
 /// wrapper, the same deduplicated values are a publisher away:
 /// `ObservationPublisher { Snapshot(inbox) }.removeDuplicates()`.
@@ -311,8 +311,8 @@ extension Observable where Self: AnyObject {
     /// Wraps this `@Observable` model so that an observer hears about changes only when `snapshot`
     /// differs, compared on `scheduler` after each change of a property it reads.
     ///
-    /// Observation signals a change before storing it, so the comparison cannot run synchronously:
-    /// there is no variant without a scheduler. Nothing is forwarded until `scheduler` runs the
+    /// On Apple platforms Observation signals a change before storing it, so the comparison cannot
+    /// run synchronously: there is no variant without a scheduler. Nothing is forwarded until `scheduler` runs the
     /// comparison: pass `RunLoop.main` in an app (comparisons then run only while the main run loop
     /// runs), a test scheduler in tests.
     ///

@@ -52,11 +52,20 @@ extension Observable where Self: AnyObject {
         scheduler: S = DispatchQueue.main
     ) -> ObservationPublisher<Value> {
         // Subscriptions to the same property on the same scheduler share the reading after each
-        // change; a scheduler that is not an object has no identity to share by.
-        let sharing = (type(of: scheduler) is AnyClass ? scheduler as AnyObject : nil).map {
+        // change: schedulers that are objects by identity, the immediate scheduler by its type (every
+        // instance runs actions the same way); other schedulers that are not objects have no
+        // identity to share by.
+        let schedulerIdentity: ObjectIdentifier? =
+            if type(of: scheduler) is AnyClass {
+                ObjectIdentifier(scheduler as AnyObject)
+            } else if scheduler is ImmediateScheduler {
+                ObjectIdentifier(ImmediateScheduler.self)
+            } else {
+                nil
+            }
+        let sharing = schedulerIdentity.map {
             ObservationSharing(
-                key: ObservationSharingKey(
-                    model: ObjectIdentifier(self), keyPath: keyPath, scheduler: ObjectIdentifier($0)),
+                key: ObservationSharingKey(model: ObjectIdentifier(self), keyPath: keyPath, scheduler: $0),
                 model: self)
         }
         return ObservationPublisher(options: options, scheduler: scheduler, sharing: sharing) {

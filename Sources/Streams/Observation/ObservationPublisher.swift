@@ -33,11 +33,20 @@ public import Foundation
 ///
 /// ## Delivery on a scheduler
 ///
-/// Observation tells observers about a change *before* the new value is stored, so the value cannot
-/// be read when the change is signalled. Instead the publisher schedules one read on its scheduler
+/// When something the expression read changes, the publisher schedules one read on its scheduler
 /// and publishes what it reads then: every write made before the read runs — several writes made in
 /// one piece of main-thread work, say — coalesces into one value, the latest. The initial value is read
-/// and published when the subscriber subscribes, on its thread.
+/// and published when the subscriber subscribes, on its thread. Reads are made one at a time, so
+/// values never go backwards.
+///
+/// Observation announces a change from inside the write, and when depends on the platform:
+/// - Linux, Windows and Android (Swift's own Observation module): once the new value is stored. A
+///   read on any scheduler sees it, `ImmediateScheduler` included, which reads and delivers inside
+///   the write, on the writing thread; a value written from inside the subscriber is delivered after
+///   the value being delivered. After the last write, the last value delivered is the one stored last.
+/// - Apple platforms (whose SDK publishes only Observation's will-set announcement): before the new
+///   value is stored. A read made at once sees the value from before the write, so use a scheduler
+///   that runs the read later (a queue, a run loop, a test scheduler), never `ImmediateScheduler`.
 ///
 /// > Important: The default scheduler is `DispatchQueue.main`, so values arrive while the main thread
 /// > serves the main queue, which it does in an app, under `RunLoop.main.run()` or `dispatchMain()`,
@@ -49,10 +58,11 @@ public import Foundation
 /// The expression runs on the scheduler (and, for the initial value, on the subscribing thread), so
 /// a `@MainActor` model needs a scheduler on the main thread, such as the default.
 ///
-/// Write the models on the scheduler's thread (the main thread, with the default scheduler): then
-/// the read always runs after the write is complete. A read running on another thread at the very
-/// moment a write stores its value may read the value from before that write; a write after the read
-/// schedules a new read, but the last write of a burst can go unseen until the next one.
+/// On Apple platforms, write the models on the scheduler's thread (the main thread, with the default
+/// scheduler): then the read always runs after the write is complete. A read running on another
+/// thread at the very moment a write stores its value may read the value from before that write,
+/// and the last write of a burst can go unseen until the next one. Elsewhere the announcement follows
+/// the store, so models that are safe to write from several threads may be written from any.
 ///
 /// ## Demand, completion and lifetime
 ///

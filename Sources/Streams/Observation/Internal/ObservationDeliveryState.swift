@@ -36,6 +36,13 @@ struct ObservationDeliveryState<Output> {
     /// Whether a read is scheduled and has not started: later changes coalesce into it.
     @usableFromInline
     var readScheduled = false
+    /// Whether a thread is reading: reads are made one at a time, so that a value read later is
+    /// never replaced by one read earlier.
+    @usableFromInline
+    var reading = false
+    /// Whether a read was asked for while another thread was reading: that thread reads again.
+    @usableFromInline
+    var readAgain = false
     /// Whether a thread is delivering: it delivers whatever arrives meanwhile before it stops.
     @usableFromInline
     var delivering = false
@@ -58,12 +65,38 @@ struct ObservationDeliveryState<Output> {
         return true
     }
 
-    /// A scheduled read starts: whether the caller reads (not after cancellation). Changes from now
-    /// on schedule another read, since this one may run before them.
+    /// The first read starts, on the subscribing thread: reads asked for meanwhile are left to it.
+    @inlinable
+    mutating func beginFirstRead() {
+        reading = true
+    }
+
+    /// A scheduled read starts: whether the caller reads (not after cancellation, nor while another
+    /// thread reads: that thread then reads again once done). Changes from now on schedule another
+    /// read, since this one may run before them.
     @inlinable
     mutating func beginScheduledRead() -> Bool {
         readScheduled = false
-        return phase == .live
+        guard phase == .live else { return false }
+        guard !reading else {
+            readAgain = true
+            return false
+        }
+        reading = true
+        return true
+    }
+
+    /// The reading thread has stored what it read: whether it reads again, because a read was asked
+    /// for meanwhile.
+    @inlinable
+    mutating func endRead() -> Bool {
+        if readAgain, phase == .live {
+            readAgain = false
+            return true
+        }
+        reading = false
+        readAgain = false
+        return false
     }
 
     /// Holds a value read, replacing an older undelivered one; `nil` means the source is gone.

@@ -1,14 +1,14 @@
-public import Observation
 import Synchronization
 
 /// The subscription of an ``ObservationPublisher``: it reads the tracked expression with observation
 /// tracking installed, and when something read changes, schedules one read on the scheduler, which
 /// re-installs tracking and hands the value downstream (or holds it until there is demand).
 ///
-/// Observation signals a change before the new value is stored, so the value is never read in the
-/// change handler: it is read on the scheduler, after the writer's turn. Deliveries are serialized
-/// by a delivery turn (``ObservationDeliveryState``): a thread that finds another delivering leaves
-/// its value for that thread, so no thread waits and nothing is delivered nested.
+/// The value is read on the scheduler, which the change handler schedules (on Apple platforms the
+/// handler runs before the new value is stored; elsewhere after). Reads are serialized by a read
+/// turn and deliveries by a delivery turn (``ObservationDeliveryState``): a thread that finds another
+/// reading asks it to read again, and one that finds another delivering leaves its value for that
+/// thread, so no thread waits, values never go backwards, and nothing is delivered nested.
 ///
 /// Subscriptions of `publisher(for:)` to the same property of the same model on the same scheduler
 /// share the reading after each change (``SharedPropertyObservation``): each still makes its own
@@ -73,16 +73,30 @@ where Downstream.Failure == Never {
     func start() {
         let tracking = options.contains(.new)
         var observation: SharedPropertyObservation<Output>?
-        if let sharing, let read, let schedule {
-            observation = SharedPropertyObservation.join(
+        var armed = false
+        if let sharing, let read, let schedule,
+            let joined = SharedPropertyObservation.join(
                 ObjectIdentifier(self), receiving: { [weak self] in self?.receiveShared($0) }, sharing: sharing,
                 read: read, schedule: schedule)
-            lock.withLock { self.shared = observation }
+        {
+            observation = joined.observation
+            armed = joined.armed
+            lock.withLock { self.shared = joined.observation }
         }
-        let value = (tracking ? readTracking() : readUntracked()) ?? nil
-        lock.withLock {
-            if value == nil || options.contains(.initial) { state.store(value) }
-            if !tracking { state.finish() }
+        // Changes announced during the first read ask this thread to read again, so the value stored
+        // last is the one read last.
+        lock.withLock { state.beginFirstRead() }
+        var first = true
+        var again = true
+        while again {
+            // An armed shared observation announces the next change: this read needs no tracking.
+            let value = (tracking && !armed ? readTracking() : readUntracked()) ?? nil
+            again = lock.withLock {
+                if value == nil || !first || options.contains(.initial) { state.store(value) }
+                if !tracking { state.finish() }
+                return state.endRead()
+            }
+            first = false
         }
         // Shared reads reach this subscription only once its first value is stored, so none is older.
         if let observation, observation.markReady(ObjectIdentifier(self)) { lock.withLock { state.finish() } }
@@ -135,9 +149,15 @@ where Downstream.Failure == Never {
     @inlinable
     func scheduledRead() {
         guard lock.withLock({ state.beginScheduledRead() }) else { return }
-        guard let value = readTracking() else { return }
-        lock.withLock { state.store(value) }
-        deliver()
+        var again = true
+        while again {
+            let value = readTracking()
+            again = lock.withLock {
+                if let value { state.store(value) }
+                return state.endRead()
+            }
+            deliver()
+        }
     }
 
     @inlinable
@@ -151,7 +171,9 @@ where Downstream.Failure == Never {
     @inlinable
     func readTracking() -> Output?? {
         guard let (read, shared) = lock.withLock({ self.read.map { ($0, shared) } }) else { return nil }
-        return ObservationTrackingToken.read(read, reportingTo: shared ?? self)
+        let (value, token) = ObservationTrackingToken.read(read, reportingTo: shared ?? self)
+        shared?.arm(token)
+        return value
     }
 
     @inlinable
@@ -216,62 +238,4 @@ where Downstream.Failure == Never {
 
     @usableFromInline
     var playgroundDescription: Any { description }
-}
-
-/// What an observation tracking token reports to.
-@usableFromInline
-protocol ObservationTrackingTarget: AnyObject, Sendable {
-    /// Something the last read read has changed (the new value is not stored yet).
-    func changed()
-
-    /// The last read's tracking was let go of without a change: whatever it read is gone, or it
-    /// read nothing observable, so nothing will change any more.
-    func trackingDropped()
-}
-
-extension ObservationTrackingToken {
-    /// Reads `read` with tracking installed, reporting to `target`, and returns what it read.
-    ///
-    /// Observation installs tracking only after the read has returned, so a write that lands between
-    /// the read and the installation is neither read nor announced. The read is therefore made twice:
-    /// the second starts once the first one's tracking is installed, so it sees any write the first
-    /// missed, and a write after the first installation is announced by it or by the second. The
-    /// second read's value is returned; both installations report to `target`.
-    @inlinable
-    static func read<Value>(_ read: () -> Value, reportingTo target: any ObservationTrackingTarget) -> Value {
-        let first = ObservationTrackingToken(target: target)
-        _ = withObservationTracking(read, onChange: { [first] in first.fire() })
-        let second = ObservationTrackingToken(target: target)
-        return withObservationTracking(read, onChange: { [second] in second.fire() })
-    }
-}
-
-/// What one installation of observation tracking captures in its change handler.
-///
-/// The models' registrars hold the handler, and with it this token, until the first change (the
-/// handler runs, then is let go of) or until the models are deallocated (the handler is let go of
-/// without running). The token tells its target which of the two happened; it holds the target
-/// weakly, so a cancelled subscription is freed even while a model still holds its handler.
-@usableFromInline
-final class ObservationTrackingToken: Sendable {
-    private let fired = Atomic<Bool>(false)
-    private weak let target: (any ObservationTrackingTarget)?
-
-    @usableFromInline
-    init(target: any ObservationTrackingTarget) {
-        self.target = target
-    }
-
-    /// Runs in the change handler, on the thread that is about to store a new value.
-    @usableFromInline
-    func fire() {
-        fired.store(true, ordering: .sequentiallyConsistent)
-        target?.changed()
-    }
-
-    deinit {
-        if !fired.load(ordering: .sequentiallyConsistent) {
-            target?.trackingDropped()
-        }
-    }
 }

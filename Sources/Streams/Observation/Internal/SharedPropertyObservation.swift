@@ -21,8 +21,10 @@ struct ObservationSharing {
 /// that property on the same scheduler: a change schedules one read, tracked once, and its value is
 /// handed to each member, which then delivers it under its own demand.
 ///
-/// A member sees what it would see alone. It joins, makes its own first, tracked read (whose
-/// tracking also notifies the shared observation), stores that value, and then says it is ready. It
+/// A member sees what it would see alone. It joins, makes its own first read (tracked, with the
+/// tracking notifying the shared observation, unless the observation is armed: a tracked read's
+/// tracking here has not fired, so it announces the next change), stores that value, and then says
+/// it is ready. It
 /// receives a shared read only if the read started after it was ready, so every value it receives
 /// was read after the one before it, and only if a change was announced after it joined. A change
 /// announced while it was joining and reading may have been read by a round that started before it
@@ -60,6 +62,14 @@ final class SharedPropertyObservation<Value>: ObservationTrackingTarget,
     private var changeCount: UInt64 = 0
     private var roundsStarted: UInt64 = 0
     private var readScheduled = false
+    /// Whether a round is reading: rounds run one at a time, so members receive values in the order
+    /// they were read.
+    private var reading = false
+    /// Whether a round was asked for while another was reading: that one runs another round.
+    private var readAgain = false
+    /// The token of a tracked read that reports here: while it has not fired, the next change of the
+    /// property is announced here, so a member that joins needs no tracking of its own.
+    private weak var armedToken: ObservationTrackingToken?
     /// Set once a read found the model gone, or tracking was let go of: nothing will change any more.
     private var sourceGone = false
     /// Set when the last member leaves: a shared observation is not reused once ended.
@@ -81,35 +91,49 @@ final class SharedPropertyObservation<Value>: ObservationTrackingTarget,
 
     /// Joins a member, identified by `id`, that `receiving` hands values to, to the observation of
     /// `sharing`'s property, creating the observation if none is in use; `read` and `schedule` serve a
-    /// created one. Returns `nil` if the model is gone.
+    /// created one. Returns `nil` if the model is gone; `armed` says whether the observation's
+    /// tracking announces the next change, in which case the member's first read needs no tracking
+    /// (subscribing and cancelling then leaves nothing behind in the model).
     @usableFromInline
     static func join(
         _ id: ObjectIdentifier, receiving: @escaping (Value?) -> Void, sharing: ObservationSharing,
         read: @escaping () -> Value?, schedule: @escaping (@escaping () -> Void) -> Void
-    ) -> SharedPropertyObservation? {
+    ) -> (observation: SharedPropertyObservation, armed: Bool)? {
         guard let model = sharing.model else { return nil }
-        let (joined, replaced) = registry.withEntries(for: sharing.key) {
-            entries -> (SharedPropertyObservation, AnyObject?) in
+        let (joined, armed, replaced) = registry.withEntries(for: sharing.key) {
+            entries -> (SharedPropertyObservation, Bool, AnyObject?) in
             if let existing = entries[sharing.key] as? SharedPropertyObservation, existing.model === model,
-                existing.add(id, receiving)
+                let armed = existing.add(id, receiving)
             {
-                return (existing, nil)
+                return (existing, armed, nil)
             }
             let created = SharedPropertyObservation(key: sharing.key, model: model, read: read, schedule: schedule)
             _ = created.add(id, receiving)
-            return (created, entries.updateValue(created, forKey: sharing.key))
+            return (created, false, entries.updateValue(created, forKey: sharing.key))
         }
         // An ended observation is let go of outside the registry's lock: what it releases may call back.
         withExtendedLifetime(replaced) {}
-        return joined
+        return (joined, armed)
     }
 
-    private func add(_ id: ObjectIdentifier, _ receive: @escaping (Value?) -> Void) -> Bool {
+    /// Adds a member; returns whether the observation is armed, or `nil` if it has ended.
+    private func add(_ id: ObjectIdentifier, _ receive: @escaping (Value?) -> Void) -> Bool? {
         lock.withLock {
-            guard !ended else { return false }
+            guard !ended else { return nil }
             members.append(Member(receive: receive, id: id, joinedAt: changeCount, readyAfterRound: nil))
-            return true
+            return isArmed
         }
+    }
+
+    /// Guarded by `lock`: whether a tracked read's tracking will announce the next change here.
+    private var isArmed: Bool {
+        armedToken.map { !$0.hasFired } ?? false
+    }
+
+    /// A member's first read was tracked with `token`, reporting here: it arms the observation.
+    @usableFromInline
+    func arm(_ token: ObservationTrackingToken) {
+        lock.withLock { if !token.hasFired { armedToken = token } }
     }
 
     /// The member identified by `id` has read and stored its first value: shared reads that start
@@ -130,17 +154,29 @@ final class SharedPropertyObservation<Value>: ObservationTrackingTarget,
         return gone
     }
 
-    /// Removes a member; the last one to leave ends the observation.
+    /// Removes a member. The last one to leave ends the observation, unless it is armed: it then
+    /// waits, without members, for one to join (who needs no tracking of its own), until the
+    /// property changes, so that subscribing and cancelling over and over leaves one tracking in the
+    /// model, not one per subscription.
     @usableFromInline
     func leave(_ id: ObjectIdentifier) {
         let emptied = lock.withLock { () -> Bool in
             guard let index = members.firstIndex(where: { $0.id == id }) else { return false }
             members.remove(at: index)
-            guard members.isEmpty else { return false }
-            ended = true
-            return true
+            return endIfIdle(waiting: isArmed && !sourceGone)
         }
-        guard emptied else { return }
+        if emptied { unregister() }
+    }
+
+    /// Guarded by `lock`: ends the observation if it has no members and is not `waiting` for one.
+    private func endIfIdle(waiting: Bool) -> Bool {
+        guard members.isEmpty, !waiting, !ended else { return false }
+        ended = true
+        return true
+    }
+
+    /// Removes the ended observation from the registry.
+    private func unregister() {
         Self.registry.withEntries(for: key) { entries in
             if entries[key] === self { entries[key] = nil }
         }
@@ -150,39 +186,75 @@ final class SharedPropertyObservation<Value>: ObservationTrackingTarget,
 
     @usableFromInline
     func changed() {
-        let schedule = lock.withLock { () -> ((@escaping () -> Void) -> Void)? in
-            guard !ended else { return nil }
+        let (schedule, emptied) = lock.withLock { () -> (((@escaping () -> Void) -> Void)?, Bool) in
+            guard !ended else { return (nil, false) }
             changeCount &+= 1
-            guard !readScheduled else { return nil }
+            if endIfIdle(waiting: false) { return (nil, true) }
+            guard !readScheduled else { return (nil, false) }
             readScheduled = true
-            return self.schedule
+            return (self.schedule, false)
         }
+        if emptied { unregister() }
         schedule? { [weak self] in self?.scheduledRead() }
     }
 
     @usableFromInline
     func trackingDropped() {
-        let schedule = lock.withLock { ended ? nil : self.schedule }
+        let (schedule, emptied) = lock.withLock { () -> (((@escaping () -> Void) -> Void)?, Bool) in
+            if endIfIdle(waiting: false) { return (nil, true) }
+            return (ended ? nil : self.schedule, false)
+        }
+        if emptied { unregister() }
         schedule? { [weak self] in self?.finishMembers() }
     }
 
     /// Reads the property once, tracking it for the next change, and hands the value to every member
     /// that was ready when the read started and joined before the change it answers.
+    ///
+    /// Rounds run one at a time: a round asked for while another reads is run by that one's thread
+    /// when it is done, so every member receives values in the order they were read.
     private func scheduledRead() {
-        let round = lock.withLock { () -> (number: UInt64, changes: UInt64, members: [Member])? in
+        var round = lock.withLock { () -> Round? in
             readScheduled = false
             guard !ended else { return nil }
-            roundsStarted &+= 1
-            return (roundsStarted, changeCount, members)
+            guard !reading else {
+                readAgain = true
+                return nil
+            }
+            reading = true
+            return startRound()
         }
-        guard let round else { return }
-        guard let value = ObservationTrackingToken.read(read, reportingTo: self) else {
-            finishMembers()
-            return
+        while let current = round {
+            let (value, token) = ObservationTrackingToken.read(read, reportingTo: self)
+            guard let value else {
+                lock.withLock { reading = false }
+                finishMembers()
+                return
+            }
+            for member in current.members
+            where member.receives(value, round: current.number, changes: current.changes) {
+                member.receive(value)
+            }
+            round = lock.withLock { () -> Round? in
+                if !token.hasFired { armedToken = token }
+                guard readAgain, !ended else {
+                    reading = false
+                    readAgain = false
+                    return nil
+                }
+                readAgain = false
+                return startRound()
+            }
         }
-        for member in round.members where member.receives(value, round: round.number, changes: round.changes) {
-            member.receive(value)
-        }
+    }
+
+    /// A round of reading: its number, the changes announced when it started, the members then.
+    private typealias Round = (number: UInt64, changes: UInt64, members: [Member])
+
+    /// Guarded by `lock`: starts a round.
+    private func startRound() -> Round {
+        roundsStarted &+= 1
+        return (roundsStarted, changeCount, members)
     }
 
     /// Finishes the members that are ready; the others finish once they are.
