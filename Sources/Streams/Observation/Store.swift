@@ -36,14 +36,18 @@ public final class Store<State> {
     @exclusivity(unchecked)
     @usableFromInline
     var sliceUpdates: [(State) -> Void] = []
-    private var distribution: AnyCancellable?
+    /// The state being distributed to the slices, shared with them.
+    @usableFromInline
+    let distribution: StoreDistribution<State>
+    private var distributing: AnyCancellable?
 
     /// Creates a store with an initial state.
     ///
     /// - Parameter initial: The state to start from.
     public init(_ initial: State) {
         subject = CurrentValueSubject(initial)
-        distribution = subject.dropFirst().sink { [weak self] in self?.distribute($0) }
+        distribution = StoreDistribution(subject: subject)
+        distributing = subject.dropFirst().sink { [weak self] in self?.distribute($0) }
     }
 
     /// The current state.
@@ -73,7 +77,11 @@ public final class Store<State> {
     /// A publisher of one part of the state: its current value on subscription, then each value that
     /// differs from the previous one.
     ///
-    /// Every call with the same key path shares one comparison per update.
+    /// Every call with the same key path shares one comparison per update. A subscriber starts from
+    /// the part of ``state`` as it is when it subscribes, never an older one: subscribing from another
+    /// thread while an update is being published waits for that publication to end, as sending
+    /// does; subscribing from inside a subscriber, during a publication, starts from the state being
+    /// published.
     ///
     /// - Parameter keyPath: The part of the state to observe.
     /// - Returns: A publisher of that part's distinct values.
@@ -81,12 +89,13 @@ public final class Store<State> {
     public func slice<Value: Equatable>(_ keyPath: KeyPath<State, Value>) -> StoreSlice<Value> {
         let node = lock.withLock { () -> StoreSliceNode<State, Value> in
             if let existing = slices[keyPath] as? StoreSliceNode<State, Value> { return existing }
-            let node = StoreSliceNode(keyPath: keyPath, initial: subject.value[keyPath: keyPath])
+            let node = StoreSliceNode(
+                keyPath: keyPath, initial: subject.value[keyPath: keyPath], distribution: distribution)
             slices[keyPath] = node
             sliceUpdates.append { [node] in node.update(from: $0) }
             return node
         }
-        return StoreSlice(subject: node.subject)
+        return StoreSlice(node: node)
     }
 
     /// How many distinct slices the store compares on each update.
@@ -96,8 +105,41 @@ public final class Store<State> {
 
     private func distribute(_ state: State) {
         let updates = lock.withLock { sliceUpdates }
+        distribution.current = state
         for update in updates { update(state) }
+        distribution.current = nil
     }
+}
+
+/// What a store's slices need of it to start a subscriber from the current state: the store's
+/// subject, whose turn orders subscribing with publishing, and the state being distributed.
+@usableFromInline
+final class StoreDistribution<State> {
+    @usableFromInline
+    let subject: CurrentValueSubject<State, Never>
+
+    /// The state whose slices are being updated, while they are; touched only by the thread holding
+    /// the subject's turn.
+    @exclusivity(unchecked)
+    @usableFromInline
+    var current: State?
+
+    @usableFromInline
+    init(subject: CurrentValueSubject<State, Never>) {
+        self.subject = subject
+    }
+}
+
+// `current` is touched only by the thread holding the subject's turn; the subject is thread-safe.
+extension StoreDistribution: @unchecked Sendable where State: Sendable {}
+
+/// How a ``StoreSlice`` attaches a subscriber: to its slice's subject, from the current state.
+@usableFromInline
+protocol StoreSliceSource<Value>: AnyObject {
+    associatedtype Value
+
+    /// Attaches a subscriber to the slice, starting from the store's current state.
+    func attach<S: Subscriber>(_ subscriber: S) where S.Input == Value, S.Failure == Never
 }
 
 // `slices` and `distribution` are guarded by `lock`; the subject is thread-safe; states cross threads.
@@ -112,17 +154,17 @@ public struct StoreSlice<Value>: Publisher {
     public typealias Failure = Never
 
     @usableFromInline
-    let subject: CurrentValueSubject<Value, Never>
+    let node: any StoreSliceSource<Value>
 
     @usableFromInline
-    init(subject: CurrentValueSubject<Value, Never>) {
-        self.subject = subject
+    init(node: any StoreSliceSource<Value>) {
+        self.node = node
     }
 
     /// Attaches a subscriber: it receives the slice's current value, then each change.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
-        subject.receive(subscriber: subscriber)
+        node.attach(subscriber)
     }
 }
 
@@ -132,7 +174,7 @@ public struct StoreSlice<Value>: Publisher {
 /// Its part is read through the key path, or, when the key path names a stored property of a struct
 /// (nested or not), straight from the property's place in the state.
 @usableFromInline
-final class StoreSliceNode<State, Value: Equatable> {
+final class StoreSliceNode<State, Value: Equatable>: StoreSliceSource {
     @usableFromInline
     let keyPath: KeyPath<State, Value>
 
@@ -149,12 +191,27 @@ final class StoreSliceNode<State, Value: Equatable> {
     @usableFromInline
     var last: Value
 
+    @usableFromInline
+    let distribution: StoreDistribution<State>
+
     @inlinable
-    init(keyPath: KeyPath<State, Value>, initial: Value) {
+    init(keyPath: KeyPath<State, Value>, initial: Value, distribution: StoreDistribution<State>) {
         self.keyPath = keyPath
         offset = MemoryLayout<State>.offset(of: keyPath)
         subject = CurrentValueSubject(initial)
         last = initial
+        self.distribution = distribution
+    }
+
+    /// Attaches a subscriber holding the store's turn: no update is being published meanwhile, so
+    /// this slice holds the part of the current state; from inside a publication, this slice first
+    /// takes its part of the state being published, if it has not yet.
+    @inlinable
+    func attach<S: Subscriber>(_ subscriber: S) where S.Input == Value, S.Failure == Never {
+        distribution.subject.broadcaster.withTurn { insideDelivery in
+            if insideDelivery, let state = distribution.current { update(from: state) }
+            subject.receive(subscriber: subscriber)
+        }
     }
 
     /// Publishes the slice's part of `state` if it changed. Called serially, by the store's subject.

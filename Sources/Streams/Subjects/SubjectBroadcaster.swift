@@ -261,6 +261,27 @@ final class SubjectBroadcaster<Output, Failure: Error> {
         finishTurn()
     }
 
+    /// Runs `body` holding the turn, so that no value is being delivered meanwhile: it waits for a
+    /// thread that holds the turn to finish its deliveries. From inside a delivery, on the delivering
+    /// thread, `body` runs at once and is told so (`true`). After the completion it runs at once,
+    /// without the turn.
+    @usableFromInline
+    func withTurn<Result>(_ body: (_ insideDelivery: Bool) -> Result) -> Result {
+        let thread = ThreadIdentity.current
+        switch lock.withLock({ state.beginUpdate(thread: thread) }) {
+        case .done:
+            return body(false)
+        case .reentrant:
+            return body(true)
+        case .deliver:
+            break
+        case .wait:
+            waitForTurn(thread: thread)
+        }
+        defer { finishTurn() }
+        return body(false)
+    }
+
     /// Applies an update and delivers the new value; the caller holds the turn.
     @usableFromInline
     func apply(_ change: (inout Output) -> Void) {

@@ -202,3 +202,54 @@ import Testing
         _ = cancellable
     }
 }
+
+/// Where a slice subscriber starts while the store is publishing an update.
+@Suite(.timeLimit(.minutes(3))) struct StoreSliceStartTests {
+    struct Counters: Equatable {
+        var first = 0
+        var second = 0
+    }
+
+    @Test func aSliceSubscribedFromInsideAPublicationStartsFromTheStateBeingPublished() {
+        let store = Store(Counters())
+        let late = TestSubscriber<Int, Never>()
+        let trigger = store.slice(\.first)
+        // Made after `trigger`, so it takes each new state after it.
+        let second = store.slice(\.second)
+        let cancellable = trigger.sink { value in
+            if value == 1 { second.subscribe(late) }
+        }
+        store.update {
+            $0.first = 1
+            $0.second = 5
+        }
+        #expect(late.values == [5])
+        store.update { $0.second = 6 }
+        #expect(late.values == [5, 6])
+        cancellable.cancel()
+    }
+
+    @Test func aSliceSubscribedFromAnotherThreadDuringUpdatesStartsFromTheCurrentState() {
+        let store = Store(Counters())
+        let updates = 2_000
+        // Slices are updated in the order they were made: the last is where a subscriber could
+        // start behind.
+        _ = store.slice(\.first)
+        _ = store.slice(\.second)
+        DispatchQueue.concurrentPerform(iterations: 3) { worker in
+            if worker == 0 {
+                for _ in 0..<updates { store.update { $0.second += 1 } }
+                return
+            }
+            while store.second < updates {
+                let current = store.second
+                let subscriber = TestSubscriber<Int, Never>()
+                store.slice(\.second).subscribe(subscriber)
+                let values = subscriber.values
+                subscriber.cancel()
+                #expect((values.first ?? -1) >= current)
+                #expect(values == values.sorted())
+            }
+        }
+    }
+}
