@@ -122,17 +122,16 @@ extension Publishers {
 }
 
 /// The logic of `drop(while:)` and `tryDrop(while:)`: drops elements until the predicate first rejects
-/// one, then lets everything through. A throwing predicate's error fails the stream.
+/// one, then lets everything through. A throwing predicate's error fails the stream. The predicate,
+/// and what it captures, is let go of as soon as it has rejected an element: it is never called again.
 @usableFromInline
 struct DropWhileLogic<Predicate: OperatorPredicate>: FilterLogic {
+    /// The predicate while dropping; `nil` once it has rejected an element.
     @usableFromInline
-    let predicate: Predicate
+    var predicate: Predicate?
 
     @usableFromInline
     let description: String
-
-    @usableFromInline
-    var dropping = true
 
     @inlinable
     init(predicate: Predicate, description: String) {
@@ -142,13 +141,14 @@ struct DropWhileLogic<Predicate: OperatorPredicate>: FilterLogic {
 
     @inlinable
     mutating func process(_ input: Predicate.Input) -> FilterStep<Predicate.Input, Predicate.Failure> {
-        if dropping {
+        if let predicate {
             do {
                 if try predicate(input) { return .skip }
             } catch {
+                self.predicate = nil
                 return .fail(error)
             }
-            dropping = false
+            self.predicate = nil
         }
         return .send(input)
     }
