@@ -418,6 +418,49 @@ do {
             ]))
 }
 
+// Scenarios 11: the seeds' store. One app state of ten fields, observers of one field each, one field
+// written per operation: observed naively (every observer runs on every write), and through the two
+// cures (only the observers whose part changed run). OpenCombine has neither wrapper: its columns
+// are the wrappers built from its primitives as the articles build them.
+do {
+    let observers = sizes.observationObservers
+    let writes = sizes.observationWrites
+    scenarios.append(
+        Scenario(
+            id: "11a",
+            title: "the naive store: \(grouped(observers)) objectWillChange observers each re-reading its part",
+            unit: "write", operations: writes, rounds: sizes.rounds,
+            run: [
+                .streams: { StreamsScenarios.naiveStore(observers: observers, writes: writes, probe: $0) },
+                .openCombine: { OpenCombineScenarios.naiveStore(observers: observers, writes: writes, probe: $0) },
+                .floor: { FloorScenarios.naiveStore(observers: observers, writes: writes, probe: $0) },
+            ]))
+    scenarios.append(
+        Scenario(
+            id: "11b",
+            title: "\(grouped(observers)) Deduplicated observers of the store, a tenth notified per write",
+            unit: "write", operations: writes, rounds: sizes.rounds,
+            run: [
+                .streams: { StreamsScenarios.deduplicatedObservers(observers: observers, writes: writes, probe: $0) },
+                .openCombine: {
+                    OpenCombineScenarios.deduplicatedObservers(observers: observers, writes: writes, probe: $0)
+                },
+                .floor: { FloorScenarios.deduplicatedObservers(observers: observers, writes: writes, probe: $0) },
+            ]))
+    scenarios.append(
+        Scenario(
+            id: "11c",
+            title: "\(grouped(observers)) ObservedPublisher slices (map+removeDuplicates) of a CurrentValueSubject",
+            unit: "write", operations: writes, rounds: sizes.rounds,
+            run: [
+                .streams: { StreamsScenarios.observedPublishers(observers: observers, writes: writes, probe: $0) },
+                .openCombine: {
+                    OpenCombineScenarios.observedPublishers(observers: observers, writes: writes, probe: $0)
+                },
+                .floor: { FloorScenarios.observedPublishers(observers: observers, writes: writes, probe: $0) },
+            ]))
+}
+
 // A filter equal to a scenario id, or to the number of a group of scenarios ("7" for 7a–7d), selects
 // by id; any other filter selects by title.
 func selects(_ filter: String, id: String) -> Bool {

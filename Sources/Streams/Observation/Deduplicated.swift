@@ -83,13 +83,10 @@ public final class Deduplicated<Object: AnyObject, Snapshot: Equatable>: Observa
     /// Fires when the snapshot of the wrapped object has changed.
     public let objectWillChange = ObservableObjectPublisher()
 
-    private let makeSnapshot: (Object) -> Snapshot
-    private let lock = Lock()
-    /// Guarded by `lock`.
-    private var lastSnapshot: Snapshot
-    /// Guarded by `lock`.
-    private var comparisonScheduled = false
-    private var subscription: AnyCancellable?
+    @usableFromInline
+    let comparison: SnapshotComparison<Object, Snapshot>
+    @usableFromInline
+    var subscription: AnyCancellable?
 
     /// Wraps an object, comparing snapshots on a scheduler after each change.
     ///
@@ -104,11 +101,11 @@ public final class Deduplicated<Object: AnyObject, Snapshot: Equatable>: Observa
     public init<S: Scheduler>(_ object: Object, scheduler: S, snapshot: @escaping (Object) -> Snapshot)
     where Object: ObservableObject {
         self.object = object
-        makeSnapshot = snapshot
-        lastSnapshot = snapshot(object)
-        subscription = object.objectWillChange.sink { [weak self] _ in
-            guard let self, self.claimComparison() else { return }
-            scheduler.schedule { [weak self] in self?.compare(releasingClaim: true) }
+        let comparison = SnapshotComparison(object: object, makeSnapshot: snapshot, changes: objectWillChange)
+        self.comparison = comparison
+        subscription = object.objectWillChange.sink { _ in
+            guard comparison.claimComparison() else { return }
+            scheduler.schedule { comparison.compare(releasingClaim: true) }
         }
     }
 
@@ -121,12 +118,14 @@ public final class Deduplicated<Object: AnyObject, Snapshot: Equatable>: Observa
     ///   - object: The object to wrap; its `@Published` properties send the did-change signal this
     ///     relies on.
     ///   - snapshot: What the observer uses of the object.
+    @inlinable
     public init(synchronouslyWrapping object: Object, snapshot: @escaping (Object) -> Snapshot)
     where Object: ObservableObject {
         self.object = object
-        makeSnapshot = snapshot
-        lastSnapshot = snapshot(object)
-        subscription = object.objectDidChange.sink { [weak self] in self?.compare(releasingClaim: false) }
+        let comparison = SnapshotComparison(object: object, makeSnapshot: snapshot, changes: objectWillChange)
+        self.comparison = comparison
+        // Inlinable, so that each comparison runs specialized for the snapshot's type.
+        subscription = object.objectDidChange.sink { comparison.compare(releasingClaim: false) }
     }
 
     /// Wraps an `@Observable` model, comparing snapshots on a scheduler after each change of a
@@ -158,12 +157,12 @@ public final class Deduplicated<Object: AnyObject, Snapshot: Equatable>: Observa
     public init<S: Scheduler>(_ object: Object, scheduler: S, snapshot: @escaping (Object) -> Snapshot)
     where Object: Observable {
         self.object = object
-        makeSnapshot = snapshot
-        lastSnapshot = snapshot(object)
+        let comparison = SnapshotComparison(object: object, makeSnapshot: snapshot, changes: objectWillChange)
+        self.comparison = comparison
         let snapshots = ObservationPublisher(options: .new, scheduler: scheduler, sharing: nil) { [weak object] in
             object.map(snapshot)
         }
-        subscription = snapshots.sink { [weak self] in self?.receive($0) }
+        subscription = snapshots.sink { comparison.receive($0) }
     }
 
     /// Reads a property of the wrapped object.
@@ -179,37 +178,7 @@ public final class Deduplicated<Object: AnyObject, Snapshot: Equatable>: Observa
 
     /// The snapshot as of the last comparison.
     public var snapshot: Snapshot {
-        lock.withLock { lastSnapshot }
-    }
-
-    /// Whether this change should schedule a comparison: only the first change before it runs.
-    private func claimComparison() -> Bool {
-        lock.withLock {
-            guard !comparisonScheduled else { return false }
-            comparisonScheduled = true
-            return true
-        }
-    }
-
-    /// Takes a snapshot made on the scheduler, forwarding if it differs from the last one.
-    private func receive(_ snapshot: Snapshot) {
-        let changed = lock.withLock { () -> Bool in
-            guard snapshot != lastSnapshot else { return false }
-            lastSnapshot = snapshot
-            return true
-        }
-        if changed { objectWillChange.send() }
-    }
-
-    private func compare(releasingClaim: Bool) {
-        if releasingClaim { lock.withLock { comparisonScheduled = false } }
-        let snapshot = makeSnapshot(object)
-        let changed = lock.withLock { () -> Bool in
-            guard snapshot != lastSnapshot else { return false }
-            lastSnapshot = snapshot
-            return true
-        }
-        if changed { objectWillChange.send() }
+        comparison.snapshot
     }
 }
 

@@ -62,21 +62,33 @@ public final class ObservedPublisher<Value>: Publisher {
     /// The kind of errors `$property` might publish: it cannot fail.
     public typealias Failure = Never
 
-    private let lock = Lock()
+    @usableFromInline
+    let lock = Lock()
     /// Guarded by `lock`.
-    private var ownerSignals: ObservationSignals?
+    @usableFromInline
+    var ownerSignals: ObservationSignals?
     /// Guarded by `lock`.
-    private var subscription: AnyCancellable?
-    private let changes: CurrentValueSubject<Value, Never>
-    private let registrar = ObservationRegistrar()
+    @usableFromInline
+    var subscription: AnyCancellable?
+    @usableFromInline
+    let changes: CurrentValueSubject<Value, Never>
+    @usableFromInline
+    let registrar = ObservationRegistrar()
+    /// `\.wrappedValue`, formed once: in a generic class, forming it is a key path instantiated at
+    /// run time, with an allocation, on every access.
+    @usableFromInline
+    let wrappedValueKeyPath: KeyPath<ObservedPublisher<Value>, Value>
 
     /// Subscribes to a publisher, starting from an initial value until the publisher sends one.
     ///
     /// - Parameters:
     ///   - publisher: The publisher to follow; it cannot fail.
     ///   - initial: The value until the publisher sends one.
+    @inlinable
     public init<P: Publisher>(publisher: P, initial: Value) where P.Output == Value, P.Failure == Never {
         changes = CurrentValueSubject(initial)
+        wrappedValueKeyPath = \.wrappedValue
+        // Inlinable, so that the publisher's chain is subscribed, and runs, specialized for its type.
         subscription = publisher.sink { [weak self] in self?.receive($0) }
     }
 
@@ -87,10 +99,12 @@ public final class ObservedPublisher<Value>: Publisher {
     ///   - initial: The value until the first value is delivered on the scheduler.
     ///   - scheduler: Where to deliver values, such as `DispatchQueue.main`.
     ///   - options: Options for the scheduler.
+    @inlinable
     public init<P: Publisher, S: Scheduler>(
         publisher: P, initial: Value, scheduler: S, options: S.SchedulerOptions? = nil
     ) where P.Output == Value, P.Failure == Never {
         changes = CurrentValueSubject(initial)
+        wrappedValueKeyPath = \.wrappedValue
         subscription = publisher.sink { [weak self] value in
             scheduler.schedule(options: options) { self?.receive(value) }
         }
@@ -140,7 +154,7 @@ public final class ObservedPublisher<Value>: Publisher {
 
     /// The latest value; reading it inside observation tracking tracks it.
     public var wrappedValue: Value {
-        registrar.access(self, keyPath: \.wrappedValue)
+        registrar.access(self, keyPath: wrappedValueKeyPath)
         return changes.value
     }
 
@@ -163,10 +177,11 @@ public final class ObservedPublisher<Value>: Publisher {
     /// Stores a new value: will-change, then the value stored and published to `$property` as one
     /// step (the subject that publishes it also holds it, so a subscriber that attaches at any moment
     /// starts from the value `wrappedValue` returns then, never from an older one), then did-change.
-    private func receive(_ value: Value) {
+    @usableFromInline
+    func receive(_ value: Value) {
         let signals = lock.withLock { ownerSignals }
         signals?.willChange.send()
-        registrar.withMutation(of: self, keyPath: \.wrappedValue) {
+        registrar.withMutation(of: self, keyPath: wrappedValueKeyPath) {
             changes.send(value)
         }
         signals?.didChange.send()

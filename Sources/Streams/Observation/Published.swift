@@ -64,6 +64,10 @@ public struct Published<Value> {
     }
 
     /// Reads and replaces the publisher, `$property`, of an enclosing class instance.
+    ///
+    /// Inlinable, like the property's accessors, so that the key paths the compiler passes become
+    /// direct accesses to the storage instead of key paths formed and followed on every access.
+    @inlinable
     public static subscript<EnclosingSelf: AnyObject>(
         _enclosingInstance object: EnclosingSelf,
         projected wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Publisher>,
@@ -80,6 +84,10 @@ public struct Published<Value> {
     }
 
     /// Reads and writes the property of an enclosing class instance.
+    ///
+    /// Inlinable, like the property's accessors, so that the key paths the compiler passes become
+    /// direct accesses to the storage instead of key paths formed and followed on every access.
+    @inlinable
     public static subscript<EnclosingSelf: AnyObject>(
         _enclosingInstance object: EnclosingSelf,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
@@ -158,11 +166,13 @@ final class PublishedStorage<Value>: @unchecked Sendable {
         broadcaster = SubjectBroadcaster(currentValue: value, kind: .published)
     }
 
+    @usableFromInline
     var value: Value {
         lock.withLock { storedValue }
     }
 
     /// Stores a new value of a property of `object`: will-change, publish, store, did-change.
+    @usableFromInline
     func set(_ newValue: Value, in object: AnyObject) {
         let signals = lock.withLock { self.signals } ?? lookUpUntoldSignals(of: object)
         signals?.willChange.send()
@@ -173,6 +183,7 @@ final class PublishedStorage<Value>: @unchecked Sendable {
 
     /// Remembers the object the property belongs to, so values assigned from a publisher can find the
     /// object's signals.
+    @usableFromInline
     func noteOwner(_ object: AnyObject) {
         lock.withLock {
             if owner == nil { owner = object }
