@@ -107,6 +107,8 @@ public final class Deduplicated<Object: AnyObject, Snapshot: Equatable>: Observa
             guard comparison.claimComparison() else { return }
             scheduler.schedule { comparison.compare(releasingClaim: true) }
         }
+        // A change made between the first snapshot and subscribing is seen now, without notifying.
+        comparison.compare(releasingClaim: false, notifying: false)
     }
 
     /// Wraps an object, comparing snapshots right after each change.
@@ -126,6 +128,8 @@ public final class Deduplicated<Object: AnyObject, Snapshot: Equatable>: Observa
         self.comparison = comparison
         // Inlinable, so that each comparison runs specialized for the snapshot's type.
         subscription = object.objectDidChange.sink { comparison.compare(releasingClaim: false) }
+        // A change made between the first snapshot and subscribing is seen now, without notifying.
+        comparison.compare(releasingClaim: false, notifying: false)
     }
 
     /// Wraps an `@Observable` model, comparing snapshots on a scheduler after each change of a
@@ -157,9 +161,13 @@ public final class Deduplicated<Object: AnyObject, Snapshot: Equatable>: Observa
     public init<S: Scheduler>(_ object: Object, scheduler: S, snapshot: @escaping (Object) -> Snapshot)
     where Object: Observable {
         self.object = object
-        let comparison = SnapshotComparison(object: object, makeSnapshot: snapshot, changes: objectWillChange)
+        let comparison = SnapshotComparison(
+            object: object, makeSnapshot: snapshot, changes: objectWillChange, firstReceived: true)
         self.comparison = comparison
-        let snapshots = ObservationPublisher(options: .new, scheduler: scheduler, sharing: nil) { [weak object] in
+        // The first value, read when subscribing, replaces the snapshot taken above without notifying:
+        // a change made in between is not lost.
+        let snapshots = ObservationPublisher(options: [.initial, .new], scheduler: scheduler, sharing: nil) {
+            [weak object] in
             object.map(snapshot)
         }
         subscription = snapshots.sink { comparison.receive($0) }

@@ -119,6 +119,37 @@ import Testing
         #expect(deduplicated.unrelated == 0)
     }
 
+    @Test(arguments: [false, true])
+    func aChangeWhileTheWrapperIsMadeIsNotLost(onAScheduler: Bool) {
+        // The first snapshot is taken before the wrapper listens; a write that lands in between (made
+        // here by the snapshot itself, the first time) is seen once it listens, without a
+        // notification, and the next change is compared with it.
+        let state = AppState()
+        let scheduler = DispatchQueue.test
+        var first = true
+        let snapshot = { (state: AppState) -> Int in
+            let value = state.value
+            if first {
+                first = false
+                state.value = 5
+            }
+            return value
+        }
+        let wrapper =
+            onAScheduler ? state.deduplicated(on: scheduler, snapshot) : state.deduplicated(snapshot)
+        var fired = 0
+        let cancellable = wrapper.objectWillChange.sink { fired += 1 }
+        #expect(wrapper.snapshot == 5)
+        state.value = 5
+        scheduler.advance()
+        #expect(fired == 0)
+        state.value = 6
+        scheduler.advance()
+        #expect(fired == 1)
+        #expect(wrapper.snapshot == 6)
+        cancellable.cancel()
+    }
+
     @Test func nothingFiresAtCreationAndTheWrapperIsReleased() {
         let scheduler = DispatchQueue.test
         let state = AppState()

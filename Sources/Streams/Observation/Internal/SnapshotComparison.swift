@@ -23,13 +23,34 @@ final class SnapshotComparison<Object: AnyObject, Snapshot: Equatable> {
     @usableFromInline
     @exclusivity(unchecked)
     var comparisonScheduled = false
+    /// Guarded by `lock`: whether a thread is taking a snapshot and comparing. Comparisons run one at
+    /// a time, so a snapshot taken later is never replaced by one taken earlier.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var comparing = false
+    /// Guarded by `lock`: whether a comparison was asked for while another thread compared: that
+    /// thread compares again once done.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var compareAgain = false
+    /// Guarded by `lock`: whether the next snapshot received is the first, taken when the wrapper is
+    /// made, which is stored without notifying.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var awaitingFirst: Bool
 
+    /// Takes the first snapshot now, or, with `firstReceived`, stores the first one received
+    /// (``receive(_:)``) without notifying.
     @inlinable
-    init(object: Object, makeSnapshot: @escaping (Object) -> Snapshot, changes: ObservableObjectPublisher) {
+    init(
+        object: Object, makeSnapshot: @escaping (Object) -> Snapshot, changes: ObservableObjectPublisher,
+        firstReceived: Bool = false
+    ) {
         self.object = object
         self.makeSnapshot = makeSnapshot
         self.changes = changes
         last = makeSnapshot(object)
+        awaitingFirst = firstReceived
     }
 
     /// The snapshot as of the last comparison.
@@ -48,21 +69,48 @@ final class SnapshotComparison<Object: AnyObject, Snapshot: Equatable> {
         }
     }
 
-    /// Takes a snapshot now and forwards if it differs from the last one; a scheduled comparison
-    /// first lets later changes schedule another.
+    /// Takes a snapshot now and forwards if it differs from the last one (without notifying when
+    /// `notifying` is false, as when the wrapper is made); a scheduled comparison first lets later
+    /// changes schedule another. A thread that finds another comparing leaves the comparison to it.
     @inlinable
-    func compare(releasingClaim: Bool) {
-        if releasingClaim { lock.withLock { comparisonScheduled = false } }
-        receive(makeSnapshot(object))
+    func compare(releasingClaim: Bool, notifying: Bool = true) {
+        let compares = lock.withLock { () -> Bool in
+            if releasingClaim { comparisonScheduled = false }
+            guard !comparing else {
+                compareAgain = true
+                return false
+            }
+            comparing = true
+            return true
+        }
+        guard compares else { return }
+        var notifying = notifying
+        while true {
+            let snapshot = makeSnapshot(object)
+            let (changed, again) = lock.withLock { () -> (Bool, Bool) in
+                let changed = snapshot != last
+                if changed { last = snapshot }
+                let again = compareAgain
+                compareAgain = false
+                comparing = again
+                return (changed, again)
+            }
+            if changed && notifying { changes.send() }
+            guard again else { return }
+            notifying = true
+        }
     }
 
-    /// Takes a snapshot made elsewhere, forwarding if it differs from the last one.
+    /// Takes a snapshot made elsewhere, forwarding if it differs from the last one. Snapshots arrive
+    /// one at a time, in the order they were taken.
     @inlinable
     func receive(_ snapshot: Snapshot) {
         let changed = lock.withLock { () -> Bool in
+            let first = awaitingFirst
+            awaitingFirst = false
             guard snapshot != last else { return false }
             last = snapshot
-            return true
+            return !first
         }
         if changed { changes.send() }
     }
