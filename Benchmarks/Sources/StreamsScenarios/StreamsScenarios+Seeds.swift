@@ -77,20 +77,4 @@ extension StreamsScenarios {
     }
 }
 
-extension TenPublished {
-    /// Reads a field by index.
-    func field(_ index: Int) -> Int {
-        switch index {
-        case 0: f0
-        case 1: f1
-        case 2: f2
-        case 3: f3
-        case 4: f4
-        case 5: f5
-        case 6: f6
-        case 7: f7
-        case 8: f8
-        default: f9
-        }
-    }
-}
+extension TenPublished: TenFields {}
