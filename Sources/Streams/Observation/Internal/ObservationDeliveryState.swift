@@ -36,13 +36,10 @@ struct ObservationDeliveryState<Output> {
     /// Whether a read is scheduled and has not started: later changes coalesce into it.
     @usableFromInline
     var readScheduled = false
-    /// Whether a thread is reading: reads are made one at a time, so that a value read later is
-    /// never replaced by one read earlier.
+    /// Reads are made one at a time, so that a value read later is never replaced by one read
+    /// earlier; a read asked for while another thread reads is made by that thread once done.
     @usableFromInline
-    var reading = false
-    /// Whether a read was asked for while another thread was reading: that thread reads again.
-    @usableFromInline
-    var readAgain = false
+    var reads = RerunTurn()
     /// Whether a thread is delivering: it delivers whatever arrives meanwhile before it stops.
     @usableFromInline
     var delivering = false
@@ -68,7 +65,7 @@ struct ObservationDeliveryState<Output> {
     /// The first read starts, on the subscribing thread: reads asked for meanwhile are left to it.
     @inlinable
     mutating func beginFirstRead() {
-        reading = true
+        _ = reads.claim()
     }
 
     /// A scheduled read starts: whether the caller reads (not after cancellation, nor while another
@@ -78,25 +75,14 @@ struct ObservationDeliveryState<Output> {
     mutating func beginScheduledRead() -> Bool {
         readScheduled = false
         guard phase == .live else { return false }
-        guard !reading else {
-            readAgain = true
-            return false
-        }
-        reading = true
-        return true
+        return reads.claim()
     }
 
     /// The reading thread has stored what it read: whether it reads again, because a read was asked
     /// for meanwhile.
     @inlinable
     mutating func endRead() -> Bool {
-        if readAgain, phase == .live {
-            readAgain = false
-            return true
-        }
-        reading = false
-        readAgain = false
-        return false
+        reads.finishRun(mayRunAgain: phase == .live)
     }
 
     /// Holds a value read, replacing an older undelivered one; `nil` means the source is gone.

@@ -62,11 +62,9 @@ final class SharedPropertyObservation<Value>: ObservationTrackingTarget,
     private var changeCount: UInt64 = 0
     private var roundsStarted: UInt64 = 0
     private var readScheduled = false
-    /// Whether a round is reading: rounds run one at a time, so members receive values in the order
-    /// they were read.
-    private var reading = false
-    /// Whether a round was asked for while another was reading: that one runs another round.
-    private var readAgain = false
+    /// Rounds run one at a time, so members receive values in the order they were read; a round
+    /// asked for while another reads is run by that one's thread once done.
+    private var rounds = RerunTurn()
     /// The token of a tracked read that reports here: while it has not fired, the next change of the
     /// property is announced here, so a member that joins needs no tracking of its own.
     private weak var armedToken: ObservationTrackingToken?
@@ -216,18 +214,13 @@ final class SharedPropertyObservation<Value>: ObservationTrackingTarget,
     private func scheduledRead() {
         var round = lock.withLock { () -> Round? in
             readScheduled = false
-            guard !ended else { return nil }
-            guard !reading else {
-                readAgain = true
-                return nil
-            }
-            reading = true
+            guard !ended, rounds.claim() else { return nil }
             return startRound()
         }
         while let current = round {
             let (value, token) = ObservationTrackingToken.read(read, reportingTo: self)
             guard let value else {
-                lock.withLock { reading = false }
+                lock.withLock { _ = rounds.finishRun(mayRunAgain: false) }
                 finishMembers()
                 return
             }
@@ -237,12 +230,7 @@ final class SharedPropertyObservation<Value>: ObservationTrackingTarget,
             }
             round = lock.withLock { () -> Round? in
                 if !token.hasFired { armedToken = token }
-                guard readAgain, !ended else {
-                    reading = false
-                    readAgain = false
-                    return nil
-                }
-                readAgain = false
+                guard rounds.finishRun(mayRunAgain: !ended) else { return nil }
                 return startRound()
             }
         }

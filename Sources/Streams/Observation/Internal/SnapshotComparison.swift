@@ -23,16 +23,11 @@ final class SnapshotComparison<Object: AnyObject, Snapshot: Equatable> {
     @usableFromInline
     @exclusivity(unchecked)
     var comparisonScheduled = false
-    /// Guarded by `lock`: whether a thread is taking a snapshot and comparing. Comparisons run one at
-    /// a time, so a snapshot taken later is never replaced by one taken earlier.
+    /// Guarded by `lock`: comparisons run one at a time, so a snapshot taken later is never replaced
+    /// by one taken earlier; one asked for while another thread compares is made by that thread.
     @usableFromInline
     @exclusivity(unchecked)
-    var comparing = false
-    /// Guarded by `lock`: whether a comparison was asked for while another thread compared: that
-    /// thread compares again once done.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var compareAgain = false
+    var comparisons = RerunTurn()
     /// Guarded by `lock`: whether the next snapshot received is the first, taken when the wrapper is
     /// made, which is stored without notifying.
     @usableFromInline
@@ -76,12 +71,7 @@ final class SnapshotComparison<Object: AnyObject, Snapshot: Equatable> {
     func compare(releasingClaim: Bool, notifying: Bool = true) {
         let compares = lock.withLock { () -> Bool in
             if releasingClaim { comparisonScheduled = false }
-            guard !comparing else {
-                compareAgain = true
-                return false
-            }
-            comparing = true
-            return true
+            return comparisons.claim()
         }
         guard compares else { return }
         var notifying = notifying
@@ -90,10 +80,7 @@ final class SnapshotComparison<Object: AnyObject, Snapshot: Equatable> {
             let (changed, again) = lock.withLock { () -> (Bool, Bool) in
                 let changed = snapshot != last
                 if changed { last = snapshot }
-                let again = compareAgain
-                compareAgain = false
-                comparing = again
-                return (changed, again)
+                return (changed, comparisons.finishRun())
             }
             if changed && notifying { changes.send() }
             guard again else { return }
