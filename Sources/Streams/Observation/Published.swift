@@ -94,7 +94,9 @@ public struct Published<Value> {
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Published<Value>>
     ) -> Value {
         get {
-            object[keyPath: storageKeyPath].storage.value
+            // The storage is used without a retain: the object holds it in a property that only the
+            // object's own code may replace, and reading the value runs none of that code.
+            Unmanaged.passUnretained(object[keyPath: storageKeyPath].storage)._withUnsafeGuaranteedRef { $0.value }
         }
         set {
             object[keyPath: storageKeyPath].storage.set(newValue, in: object)

@@ -93,7 +93,17 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     @inlinable
     func attach<S: Subscriber>(_ subscriber: S, keepingAlive subject: AnyObject? = nil)
     where S.Input == Output, S.Failure == Failure {
-        let conduit = SubjectConduitTo(broadcaster: self, subject: subject, downstream: subscriber)
+        let conduit: Conduit
+        if S.self == Subscribers.Sink<Output, Failure>.self {
+            // Read in place as the sink it is: converting it through `AnyObject` would go through a
+            // run-time conversion.
+            let sink = withUnsafePointer(to: subscriber) {
+                $0.withMemoryRebound(to: Subscribers.Sink<Output, Failure>.self, capacity: 1) { $0.pointee }
+            }
+            conduit = SubjectSinkConduit(broadcaster: self, subject: subject, sink: sink)
+        } else {
+            conduit = SubjectConduitTo(broadcaster: self, subject: subject, downstream: subscriber)
+        }
         let attachment = lock.withLock { () -> State.Attachment in
             let attachment = state.attach(conduit, thread: .current)
             if case .now = attachment { subscribers.append(conduit) }

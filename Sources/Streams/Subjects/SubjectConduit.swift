@@ -267,6 +267,57 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
         cancellation(self)
     }
 
+    /// Whether a value may go to the subscriber now: at once while the subscription delivers freely,
+    /// otherwise if it takes a unit of demand (see ``takeDemandLocked(forCurrentValue:)``). Called by
+    /// the subject's delivering thread.
+    @inlinable
+    final func admitsValue(isCurrentValue: Bool) -> Bool {
+        if !isCurrentValue, deliversFreely.value { return true }
+        return lock.withLock { takeDemandLocked(forCurrentValue: isCurrentValue) }
+    }
+
+    /// Ends the subscription for a completion: returns what kept the subject alive and the subscriber's
+    /// retained box, or `nil` if the subscription had already ended or the subscriber has not yet
+    /// returned from `receive(subscription:)` on another thread (the completion then waits in
+    /// `heldCompletion`). Called by the subject's delivering thread, or, for a held completion, by
+    /// the thread that handed the subscriber its subscription, once it has.
+    @inlinable
+    final func endForCompletion(
+        _ completion: Subscribers.Completion<Failure>
+    ) -> (owner: AnyObject, downstream: Unmanaged<AnyObject>)? {
+        let owner = lock.withLock { () -> AnyObject? in
+            guard hasSubscription || attachingThread == ThreadIdentity.current else {
+                heldCompletion = completion
+                return nil
+            }
+            return endLocked()
+        }
+        guard let owner else { return nil }
+        guard let storage = withBroadcaster({ $0.lock.withLock { takeDownstream() } }) else {
+            withExtendedLifetime(owner) {}
+            return nil
+        }
+        return (owner, storage)
+    }
+
+    /// Ends the subscription on cancel: the subject forgets the subscriber and lets go of it.
+    @inlinable
+    static func end(_ base: SubjectConduit) {
+        guard let owner = base.lock.withLock({ base.endLocked() }) else { return }
+        base.withBroadcaster { $0.remove(base) }
+        withExtendedLifetime(owner) {}
+    }
+
+    /// Runs `read` on the subscriber's storage with the subject's lock held, for reflection.
+    @inlinable
+    final func withDownstreamForReflection(_ read: (UnsafeMutableRawPointer) -> Any) -> Any? {
+        guard let broadcaster = lock.withLock({ broadcaster }) else { return nil }
+        return broadcaster.lock.withLock { () -> Any? in
+            guard let storage = downstreamStorage else { return nil }
+            return read(storage)
+        }
+    }
+
     /// The subscriber, for reflection; overridden by the subclass that holds it.
     @usableFromInline
     var downstreamForReflection: Any? { nil }
@@ -293,7 +344,8 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
     final var playgroundDescription: Any { description }
 }
 
-/// The conduit of one subscriber type.
+/// The conduit of one subscriber type, held in a ``SubscriberBox``. A ``Subscribers/Sink`` has a
+/// conduit of its own, ``SubjectSinkConduit``.
 @usableFromInline
 final class SubjectConduitTo<Downstream: Subscriber>: SubjectConduit<Downstream.Input, Downstream.Failure> {
     @usableFromInline
@@ -307,34 +359,10 @@ final class SubjectConduitTo<Downstream: Subscriber>: SubjectConduit<Downstream.
         super.init(
             broadcaster: broadcaster,
             subject: subject,
-            downstream: Self.holdsSink ? Self.reinterpretedAsSink(downstream) : Box(downstream),
+            downstream: Box(downstream),
             deliverValue: { SubjectConduitTo.deliverValue($0, $1, $2) },
             deliverCompletion: { SubjectConduitTo.deliverCompletion($0, $1) },
-            cancellation: { SubjectConduitTo.cancel($0) })
-    }
-
-    /// The subscriber `sink` makes, which the conduit holds as it is rather than in a ``SubscriberBox``:
-    /// as a class of known type, it can be called through the conduit's reference without a retain.
-    @usableFromInline
-    typealias Sink = Subscribers.Sink<Downstream.Input, Downstream.Failure>
-
-    /// Whether the subscriber is a ``Subscribers/Sink``, held as it is (one allocation less per
-    /// subscription). Known where the conduit is specialized.
-    @inlinable
-    static var holdsSink: Bool { Downstream.self == Sink.self }
-
-    /// The subscriber as the ``Subscribers/Sink`` it is (only when ``holdsSink``), read as that type
-    /// in place: converting it to `AnyObject` would go through a run-time conversion.
-    @inlinable
-    static func reinterpretedAsSink(_ downstream: Downstream) -> Sink {
-        withUnsafePointer(to: downstream) { $0.withMemoryRebound(to: Sink.self, capacity: 1) { $0.pointee } }
-    }
-
-    @inlinable
-    static func cancel(_ base: SubjectConduit<Downstream.Input, Downstream.Failure>) {
-        guard let owner = base.lock.withLock({ base.endLocked() }) else { return }
-        base.withBroadcaster { $0.remove(base) }
-        withExtendedLifetime(owner) {}
+            cancellation: { SubjectConduit.end($0) })
     }
 
     /// Delivers a value; called by the subject's delivering thread only.
@@ -342,53 +370,28 @@ final class SubjectConduitTo<Downstream: Subscriber>: SubjectConduit<Downstream.
     static func deliverValue(
         _ base: SubjectConduit<Downstream.Input, Downstream.Failure>, _ value: Downstream.Input, _ isCurrentValue: Bool
     ) -> Subscribers.Demand? {
-        if isCurrentValue || !base.deliversFreely.value {
-            guard base.lock.withLock({ base.takeDemandLocked(forCurrentValue: isCurrentValue) }) else { return nil }
-        }
-        guard let storage = base.downstreamStorage else { return nil }
-        if holdsSink {
-            return Unmanaged<Sink>.fromOpaque(storage)._withUnsafeGuaranteedRef { $0.receive(value) }
-        }
+        guard base.admitsValue(isCurrentValue: isCurrentValue), let storage = base.downstreamStorage else { return nil }
         return Unmanaged<Box>.fromOpaque(storage)._withUnsafeGuaranteedRef { box in
             box.subscriber.receive(value)
         }
     }
 
-    /// Ends the subscription and delivers the completion; called by the subject's delivering thread,
-    /// or, for a completion that came from another thread before the subscriber had its subscription
-    /// (which waits for it), by the thread that handed the subscriber its subscription, once it has.
+    /// Ends the subscription and delivers the completion (see ``SubjectConduit/endForCompletion(_:)``).
     @inlinable
     static func deliverCompletion(
         _ base: SubjectConduit<Downstream.Input, Downstream.Failure>,
         _ completion: Subscribers.Completion<Downstream.Failure>
     ) {
-        let owner = base.lock.withLock { () -> AnyObject? in
-            guard base.hasSubscription || base.attachingThread == ThreadIdentity.current else {
-                base.heldCompletion = completion
-                return nil
-            }
-            return base.endLocked()
-        }
-        guard let owner else { return }
+        guard let (owner, storage) = base.endForCompletion(completion) else { return }
         // The subject lives until its completion has been delivered, as in Combine.
         defer { withExtendedLifetime(owner) {} }
-        guard let storage = base.withBroadcaster({ $0.lock.withLock { base.takeDownstream() } }) else { return }
-        if holdsSink {
-            Unmanaged<Sink>.fromOpaque(storage.toOpaque()).takeRetainedValue().receive(completion: completion)
-            return
-        }
         let box = Unmanaged<Box>.fromOpaque(storage.toOpaque()).takeRetainedValue()
         box.subscriber.receive(completion: completion)
     }
 
     @usableFromInline
     override var downstreamForReflection: Any? {
-        guard let broadcaster = lock.withLock({ broadcaster }) else { return nil }
-        return broadcaster.lock.withLock { () -> Any? in
-            guard let storage = downstreamStorage else { return nil }
-            if Self.holdsSink { return Unmanaged<Sink>.fromOpaque(storage).takeUnretainedValue() }
-            return Unmanaged<Box>.fromOpaque(storage).takeUnretainedValue().subscriber
-        }
+        withDownstreamForReflection { Unmanaged<Box>.fromOpaque($0).takeUnretainedValue().subscriber }
     }
 }
 

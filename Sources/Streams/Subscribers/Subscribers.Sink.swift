@@ -49,6 +49,19 @@ extension Subscribers {
         @exclusivity(unchecked)
         var handlers: Handlers?
 
+        /// Whether `handlers` is set (changed with it, under `lock`), readable without the lock: a subject that holds a copy of the
+        /// value closure calls it while the sink still has its closures, without taking the lock.
+        @usableFromInline
+        let hasHandlers = AtomicFlag(true)
+
+        /// The value closure, for a subject that delivers to the sink without the lock: it keeps the
+        /// copy for as long as it holds the sink, and calls it only while ``hasHandlers`` is set, which
+        /// is what ``receive(_:)`` does.
+        @inlinable
+        var valueClosureForDelivery: ((Input) -> Void)? {
+            lock.withLock { handlers.map { ValueHandler($0.receiveValue) } }?.call
+        }
+
         /// The closure to execute on receipt of a value; a no-op once the sink has completed or been
         /// cancelled.
         public var receiveValue: (Input) -> Void {
@@ -114,6 +127,7 @@ extension Subscribers {
             case .subscribed(let subscription):
                 var handlers: Handlers? = nil
                 swap(&handlers, &self.handlers)
+                hasHandlers.set(false)
                 return (handlers, .subscribed(subscription))
             case let other:
                 self.status = other
@@ -127,6 +141,7 @@ extension Subscribers {
         func takeEverythingLocked() -> (Handlers?, SubscriptionStatus) {
             var handlers: Handlers? = nil
             swap(&handlers, &self.handlers)
+            hasHandlers.set(false)
             var status = SubscriptionStatus.terminal
             swap(&status, &self.status)
             return (handlers, status)

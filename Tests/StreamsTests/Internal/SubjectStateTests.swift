@@ -19,9 +19,9 @@ import Testing
     let broadcaster = SubjectBroadcaster<Int, Failure>()
 
     func conduit() -> SubjectConduit<Int, Failure> {
-        SubjectConduitTo(
+        SubjectSinkConduit(
             broadcaster: broadcaster, subject: nil,
-            downstream: Subscribers.Sink<Int, Failure>(receiveCompletion: { _ in }, receiveValue: { _ in }))
+            sink: Subscribers.Sink<Int, Failure>(receiveCompletion: { _ in }, receiveValue: { _ in }))
     }
 
     /// The state with the subscriber list beside it, changed as the state says, as the broadcaster
