@@ -98,10 +98,12 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
     @usableFromInline
     final let attachingThread = ThreadIdentity.current
 
-    /// Guarded by `lock`: a completion that came before the subscriber had its subscription.
+    /// Guarded by `lock`: a completion that came before the subscriber had its subscription. Boxed,
+    /// so that no stored property's size depends on `Failure`: then letting go of a conduit, in
+    /// code that is not specialized, needs no run-time type lookup.
     @usableFromInline
     @exclusivity(unchecked)
-    final var heldCompletion: Subscribers.Completion<Failure>?
+    final var heldCompletion: HeldCompletion<Failure>?
 
     /// Guarded by the subject's lock: this conduit's place in the subscriber list.
     @usableFromInline
@@ -250,7 +252,7 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
         let held = lock.withLock { () -> Subscribers.Completion<Failure>? in
             hasSubscription = true
             if kind == .observableObject, owner != nil { deliversFreely.set(true) }
-            return heldCompletion.take()
+            return heldCompletion.take()?.completion
         }
         if let held { deliverCompletion(self, held) }
     }
@@ -287,7 +289,7 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
     ) -> (owner: AnyObject, downstream: Unmanaged<AnyObject>)? {
         let owner = lock.withLock { () -> AnyObject? in
             guard hasSubscription || attachingThread == ThreadIdentity.current else {
-                heldCompletion = completion
+                heldCompletion = HeldCompletion(completion)
                 return nil
             }
             return endLocked()
@@ -392,6 +394,18 @@ final class SubjectConduitTo<Downstream: Subscriber>: SubjectConduit<Downstream.
     @usableFromInline
     override var downstreamForReflection: Any? {
         withDownstreamForReflection { Unmanaged<Box>.fromOpaque($0).takeUnretainedValue().subscriber }
+    }
+}
+
+/// A completion a conduit holds until its subscriber has its subscription.
+@usableFromInline
+final class HeldCompletion<Failure: Error> {
+    @usableFromInline
+    let completion: Subscribers.Completion<Failure>
+
+    @inlinable
+    init(_ completion: Subscribers.Completion<Failure>) {
+        self.completion = completion
     }
 }
 

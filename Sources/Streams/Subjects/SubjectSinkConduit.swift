@@ -14,14 +14,14 @@ final class SubjectSinkConduit<Output, Failure: Error>: SubjectConduit<Output, F
     @usableFromInline
     typealias Sink = Subscribers.Sink<Output, Failure>
 
-    /// The sink's value closure as it was when it subscribed; one that does nothing if it had already
-    /// ended.
+    /// The sink's value closure as it was when it subscribed, `nil` if it had already ended; kept as
+    /// the sink stores it, so that copying it in costs no allocation.
     @usableFromInline
-    let receiveValue: (Output) -> Void
+    let receiveValue: Sink.ValueHandler?
 
     @inlinable
     init(broadcaster: SubjectBroadcaster<Output, Failure>, subject: AnyObject?, sink: Sink) {
-        receiveValue = sink.valueClosureForDelivery ?? { _ in }
+        receiveValue = sink.valueHandlerForDelivery
         super.init(
             broadcaster: broadcaster,
             subject: subject,
@@ -41,7 +41,7 @@ final class SubjectSinkConduit<Output, Failure: Error>: SubjectConduit<Output, F
         if isLive {
             // Called as stored: a constant of an object the caller keeps alive needs no retain.
             Unmanaged.passUnretained(unsafeDowncast(base, to: SubjectSinkConduit.self))._withUnsafeGuaranteedRef {
-                $0.receiveValue(value)
+                $0.receiveValue?.call(value)
             }
         }
         return Subscribers.Demand.none

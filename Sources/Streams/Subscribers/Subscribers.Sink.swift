@@ -58,8 +58,8 @@ extension Subscribers {
         /// copy for as long as it holds the sink, and calls it only while ``hasHandlers`` is set, which
         /// is what ``receive(_:)`` does.
         @inlinable
-        var valueClosureForDelivery: ((Input) -> Void)? {
-            lock.withLock { handlers.map { ValueHandler($0.receiveValue) } }?.call
+        var valueHandlerForDelivery: ValueHandler? {
+            lock.withLock { handlers.map { ValueHandler($0.receiveValue) } }
         }
 
         /// The closure to execute on receipt of a value; a no-op once the sink has completed or been
