@@ -45,6 +45,25 @@ struct Box {
         #expect(subscriber.completion == nil)
     }
 
+    @Test func aSinkReceivesUntilCancelledOrCompletedByHand() {
+        let scheduler = DispatchQueue.test
+        let model = ObservedModel()
+        var received: [String] = []
+        let completedByHand = Subscribers.Sink<String, Never>(
+            receiveCompletion: { _ in }, receiveValue: { received.append("by hand \($0)") })
+        model.publisher(for: \.title, scheduler: scheduler).subscribe(completedByHand)
+        var cancellable: AnyCancellable? = model.publisher(for: \.title, scheduler: scheduler)
+            .sink { received.append("cancelled \($0)") }
+        model.title = "b"
+        scheduler.advance()
+        completedByHand.receive(completion: .finished)
+        cancellable?.cancel()
+        cancellable = nil
+        model.title = "c"
+        scheduler.advance()
+        #expect(received == ["by hand a", "cancelled a", "by hand b", "cancelled b"])
+    }
+
     @Test func aSubscriberReadingTheModelSeesTheNewValue() {
         let scheduler = DispatchQueue.test
         let model = ObservedModel()

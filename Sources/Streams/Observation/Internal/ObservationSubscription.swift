@@ -51,6 +51,21 @@ where Downstream.Failure == Never {
     @usableFromInline
     var shared: SharedPropertyObservation<Output>?
 
+    /// The subscriber `sink` makes, which the thread holding the delivery turn calls as the sink
+    /// would, without its lock: ``sinkValue`` while the sink still has its closures.
+    @usableFromInline
+    typealias Sink = Subscribers.Sink<Output, Never>
+
+    /// The subscriber, when it is a ``Subscribers/Sink``: kept for as long as the subscription lives
+    /// (the sink lets go of the subscription when it is cancelled or completes).
+    @usableFromInline
+    let sink: Sink?
+
+    /// The sink's value closure as it was when it subscribed, kept as the sink stores it; released
+    /// with the subscription, which the sink lets go of once cancelled.
+    @usableFromInline
+    let sinkValue: Sink.ValueHandler?
+
     @inlinable
     init(
         read: @escaping () -> Output?, schedule: @escaping (@escaping () -> Void) -> Void,
@@ -61,6 +76,16 @@ where Downstream.Failure == Never {
         self.options = options
         self.sharing = options.contains(.new) ? sharing : nil
         self.downstream = downstream
+        if Downstream.self == Sink.self {
+            // Read in place as the sink it is: converting it through `AnyObject` would go through a
+            // run-time conversion.
+            let sink = withUnsafePointer(to: downstream) { $0.withMemoryRebound(to: Sink.self, capacity: 1) { $0.pointee } }
+            self.sink = sink
+            sinkValue = sink.valueHandlerForDelivery
+        } else {
+            sink = nil
+            sinkValue = nil
+        }
     }
 
     deinit {
@@ -128,8 +153,7 @@ where Downstream.Failure == Never {
 
     @inlinable
     func receiveShared(_ value: Output?) {
-        lock.withLock { state.store(value) }
-        deliver()
+        deliver(storing: value)
     }
 
     // MARK: Tracking
@@ -187,14 +211,29 @@ where Downstream.Failure == Never {
     /// once if another thread holds the delivery turn (it delivers what this one left).
     @inlinable
     func deliver() {
+        deliver(storing: nil, stores: false)
+    }
+
+    /// Stores a value read (see ``ObservationDeliveryState/store(_:)``), then delivers, taking the
+    /// lock once for both.
+    @inlinable
+    func deliver(storing value: Output?) {
+        deliver(storing: value, stores: true)
+    }
+
+    @inlinable
+    func deliver(storing value: Output?, stores: Bool) {
+        var stores = stores
         var claim = true
         var finishing: SharedPropertyObservation<Output>?
         while true {
             let (delivery, target, released) = lock.withLock {
                 () -> (ObservationDeliveryState<Output>.Delivery, Downstream?, Released?) in
+                if stores { state.store(value) }
                 let delivery = state.nextDelivery(claim: claim)
                 switch delivery {
-                case .value: return (delivery, downstream, nil)
+                // A sink is called through `sinkValue`, without taking the subscriber out.
+                case .value: return (delivery, sink == nil ? downstream : nil, nil)
                 case .finish:
                     finishing = shared.take()
                     return (delivery, downstream.take(), (read.take(), schedule.take()))
@@ -202,8 +241,15 @@ where Downstream.Failure == Never {
                 }
             }
             claim = false
+            stores = false
             switch delivery {
             case .value(let value):
+                if let sink {
+                    // The subscription is live (`nextDelivery` delivers nothing once cancelled), and
+                    // keeps the sink and its closure: called as the sink would, with no lock.
+                    if sink.hasHandlers.value { sinkValue?.call(value) }
+                    continue
+                }
                 guard let target else { continue }
                 let additional = target.receive(value)
                 if additional > 0 { lock.withLock { state.add(additional) } }
