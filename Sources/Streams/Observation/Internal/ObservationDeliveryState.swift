@@ -131,6 +131,13 @@ struct ObservationDeliveryState<Output> {
         return .none
     }
 
+    /// Whether values may go to the subscriber as they are read, without passing through the state:
+    /// it is live and has its subscription and unlimited demand, and nothing is held or delivered.
+    @inlinable
+    var isIdleAndUnlimited: Bool {
+        phase == .live && subscribed && !delivering && pending == nil && demand == .unlimited
+    }
+
     /// Cancels: nothing is delivered or read from now on.
     @inlinable
     mutating func cancel() {

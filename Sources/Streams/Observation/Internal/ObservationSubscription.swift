@@ -66,6 +66,14 @@ where Downstream.Failure == Never {
     @usableFromInline
     let sinkValue: Sink.ValueHandler?
 
+    /// Set, with `lock` held, while the subscriber is a sink that has its subscription and unlimited
+    /// demand, and nothing is held or being delivered (``ObservationDeliveryState/isIdleAndUnlimited``):
+    /// a shared read's value then goes to the sink at once, by the thread running the shared
+    /// observation's round (rounds run one at a time), with no lock. Cleared when anything else
+    /// happens, so the values held meanwhile go through the delivery turn in order.
+    @usableFromInline
+    let deliversFreely = AtomicFlag()
+
     @inlinable
     init(
         read: @escaping () -> Output?, schedule: @escaping (@escaping () -> Void) -> Void,
@@ -142,6 +150,7 @@ where Downstream.Failure == Never {
     func cancel() {
         let released = lock.withLock { () -> (Downstream?, Released, SharedPropertyObservation<Output>?) in
             state.cancel()
+            deliversFreely.set(false)
             return (downstream.take(), (read.take(), schedule.take()), shared.take())
         }
         released.2?.leave(ObjectIdentifier(self))
@@ -153,6 +162,10 @@ where Downstream.Failure == Never {
 
     @inlinable
     func receiveShared(_ value: Output?) {
+        if let value, let sink, deliversFreely.value {
+            if sink.hasHandlers.value { sinkValue?.call(value) }
+            return
+        }
         deliver(storing: value)
     }
 
@@ -231,6 +244,7 @@ where Downstream.Failure == Never {
                 () -> (ObservationDeliveryState<Output>.Delivery, Downstream?, Released?) in
                 if stores { state.store(value) }
                 let delivery = state.nextDelivery(claim: claim)
+                if sink != nil { deliversFreely.set(state.isIdleAndUnlimited) }
                 switch delivery {
                 // A sink is called through `sinkValue`, without taking the subscriber out.
                 case .value: return (delivery, sink == nil ? downstream : nil, nil)
