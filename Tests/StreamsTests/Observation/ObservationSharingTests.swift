@@ -180,6 +180,30 @@ import Testing
         #expect(events == [0])
     }
 
+    @Test func aSubscriptionLetGoOfWhileOthersShareTheObservationIsFreedWithItsSubscriber() {
+        let scheduler = DispatchQueue.test
+        let model = ObservedModel()
+        var values: [Int] = []
+        let staying = model.publisher(for: \.count, scheduler: scheduler).sink { values.append($0) }
+        weak var weakTracked: Tracked?
+        do {
+            let tracked = Tracked()
+            weakTracked = tracked
+            let subscriber = AnySubscriber<Int, Never>(
+                receiveSubscription: { $0.request(.unlimited) },
+                receiveValue: {
+                    tracked.value = $0
+                    return .none
+                })
+            model.publisher(for: \.count, scheduler: scheduler).subscribe(subscriber)
+        }
+        #expect(weakTracked == nil, "the subscription and its subscriber are gone")
+        model.count = 1
+        scheduler.advance()
+        #expect(values == [0, 1])
+        _ = staying
+    }
+
     @Test func differentSchedulersAndPropertiesDoNotShare() {
         let first = DispatchQueue.test
         let second = DispatchQueue.test

@@ -107,14 +107,24 @@ where Downstream.Failure == Never {
         let tracking = options.contains(.new)
         var observation: SharedPropertyObservation<Output>?
         var armed = false
-        if let sharing, let read, let schedule,
-            let joined = SharedPropertyObservation.join(
-                ObjectIdentifier(self), receiving: { [weak self] in self?.receiveShared($0) }, sharing: sharing,
+        // A member of a shared observation is held by it strongly, so that a round reaches it without
+        // loading a weak reference (and the slower reference counting that comes with one); the
+        // subscriber holds a handle instead, whose release ends the subscription, as the release of
+        // one that observes alone does. Made first: if the subscriber never gets it, it ends it.
+        var handle: ObservationSubscriptionHandle<Downstream>?
+        if let sharing, let read, let schedule {
+            let member = ObservationSubscriptionHandle(self)
+            if let joined = SharedPropertyObservation.join(
+                ObjectIdentifier(self), receiving: { self.receiveShared($0) }, sharing: sharing,
                 read: read, schedule: schedule)
-        {
-            observation = joined.observation
-            armed = joined.armed
-            lock.withLock { self.shared = joined.observation }
+            {
+                handle = member
+                observation = joined.observation
+                armed = joined.armed
+                lock.withLock { self.shared = joined.observation }
+            } else {
+                member.disown()
+            }
         }
         // Changes announced during the first read ask this thread to read again, so the value stored
         // last is the one read last.
@@ -134,7 +144,11 @@ where Downstream.Failure == Never {
         // Shared reads reach this subscription only once its first value is stored, so none is older.
         if let observation, observation.markReady(ObjectIdentifier(self)) { lock.withLock { state.finish() } }
         guard let downstream = lock.withLock({ self.downstream }) else { return }
-        downstream.receive(subscription: self)
+        if let handle {
+            downstream.receive(subscription: handle)
+        } else {
+            downstream.receive(subscription: self)
+        }
         lock.withLock { state.markSubscribed() }
         deliver()
     }
@@ -162,8 +176,10 @@ where Downstream.Failure == Never {
 
     @inlinable
     func receiveShared(_ value: Output?) {
-        if let value, let sink, deliversFreely.value {
-            if sink.hasHandlers.value { sinkValue?.call(value) }
+        // The sink and its handler are constants of this subscription, used in place: binding them
+        // would retain and release them.
+        if let value, sink != nil, deliversFreely.value {
+            if sink.unsafelyUnwrapped.hasHandlers.value { sinkValue?.call(value) }
             return
         }
         deliver(storing: value)

@@ -224,9 +224,12 @@ final class SharedPropertyObservation<Value>: ObservationTrackingTarget,
                 finishMembers()
                 return
             }
-            for member in current.members
-            where member.receives(value, round: current.number, changes: current.changes) {
-                member.receive(value)
+            // Read in place: copying each member would retain and release its closure.
+            current.members.withUnsafeBufferPointer { members in
+                for index in members.indices
+                where members[index].receives(value, round: current.number, changes: current.changes) {
+                    members[index].receive(value)
+                }
             }
             round = lock.withLock { () -> Round? in
                 if !token.hasFired { armedToken = token }
