@@ -73,6 +73,10 @@ final class SharedPropertyObservation<Value>: ObservationTrackingTarget,
     /// Set when the last member leaves: a shared observation is not reused once ended.
     private var ended = false
     private var members: [Member] = []
+    /// The action that runs a scheduled read, made once so that scheduling a read allocates no
+    /// closure. Set at the end of `init`, before the observation is shared (through the registry's
+    /// lock), and never changed.
+    private var readAction: () -> Void = {}
 
     private init(
         key: ObservationSharingKey, model: AnyObject, read: @escaping () -> Value?,
@@ -82,6 +86,7 @@ final class SharedPropertyObservation<Value>: ObservationTrackingTarget,
         self.model = model
         self.read = read
         self.schedule = schedule
+        readAction = { [weak self] in self?.scheduledRead() }
     }
 
     /// The shared observations in use, by key.
@@ -140,15 +145,15 @@ final class SharedPropertyObservation<Value>: ObservationTrackingTarget,
     /// change any more: the member then finishes after its first value.
     @usableFromInline
     func markReady(_ id: ObjectIdentifier) -> Bool {
-        let (gone, schedule) = lock.withLock { () -> (Bool, ((@escaping () -> Void) -> Void)?) in
-            guard let index = members.firstIndex(where: { $0.id == id }) else { return (false, nil) }
+        let (gone, schedules) = lock.withLock { () -> (Bool, Bool) in
+            guard let index = members.firstIndex(where: { $0.id == id }) else { return (false, false) }
             members[index].readyAfterRound = roundsStarted
-            if sourceGone { return (true, nil) }
-            guard !ended, !readScheduled, changeCount > members[index].joinedAt else { return (false, nil) }
+            if sourceGone { return (true, false) }
+            guard !ended, !readScheduled, changeCount > members[index].joinedAt else { return (false, false) }
             readScheduled = true
-            return (false, self.schedule)
+            return (false, true)
         }
-        schedule? { [weak self] in self?.scheduledRead() }
+        if schedules { schedule(readAction) }
         return gone
     }
 
@@ -184,16 +189,16 @@ final class SharedPropertyObservation<Value>: ObservationTrackingTarget,
 
     @usableFromInline
     func changed() {
-        let (schedule, emptied) = lock.withLock { () -> (((@escaping () -> Void) -> Void)?, Bool) in
-            guard !ended else { return (nil, false) }
+        let (schedules, emptied) = lock.withLock { () -> (Bool, Bool) in
+            guard !ended else { return (false, false) }
             changeCount &+= 1
-            if endIfIdle(waiting: false) { return (nil, true) }
-            guard !readScheduled else { return (nil, false) }
+            if endIfIdle(waiting: false) { return (false, true) }
+            guard !readScheduled else { return (false, false) }
             readScheduled = true
-            return (self.schedule, false)
+            return (true, false)
         }
         if emptied { unregister() }
-        schedule? { [weak self] in self?.scheduledRead() }
+        if schedules { schedule(readAction) }
     }
 
     @usableFromInline
