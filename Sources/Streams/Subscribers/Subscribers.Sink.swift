@@ -25,6 +25,13 @@ extension Subscribers {
         @exclusivity(unchecked)
         var status = SubscriptionStatus.awaitingSubscription
 
+        /// Whether `handlers` is set (changed with it, under `lock`), readable without the lock: a
+        /// publisher that holds a copy of the value closure calls it while the sink still has its
+        /// closures, without taking the lock. Declared after `status`, so that it takes the padding
+        /// before `handlers` and the sink stays the size it was.
+        @usableFromInline
+        let hasHandlers = AtomicFlag(true)
+
         /// The two closures, kept together so that reading them out of the lock copies them as they
         /// are stored, without wrapping them for the caller's types.
         @usableFromInline
@@ -49,10 +56,6 @@ extension Subscribers {
         @exclusivity(unchecked)
         var handlers: Handlers?
 
-        /// Whether `handlers` is set (changed with it, under `lock`), readable without the lock: a subject that holds a copy of the
-        /// value closure calls it while the sink still has its closures, without taking the lock.
-        @usableFromInline
-        let hasHandlers = AtomicFlag(true)
 
         /// The value closure, for a subject that delivers to the sink without the lock: it keeps the
         /// copy for as long as it holds the sink, and calls it only while ``hasHandlers`` is set, which
