@@ -94,12 +94,7 @@ final class SubjectBroadcaster<Output, Failure: Error> {
     func attach<S: Subscriber>(_ subscriber: S, keepingAlive subject: AnyObject? = nil)
     where S.Input == Output, S.Failure == Failure {
         let conduit: Conduit
-        if S.self == Subscribers.Sink<Output, Failure>.self {
-            // Read in place as the sink it is: converting it through `AnyObject` would go through a
-            // run-time conversion.
-            let sink = withUnsafePointer(to: subscriber) {
-                $0.withMemoryRebound(to: Subscribers.Sink<Output, Failure>.self, capacity: 1) { $0.pointee }
-            }
+        if let sink = Subscribers.Sink<Output, Failure>.matching(subscriber) {
             conduit = SubjectSinkConduit(broadcaster: self, subject: subject, sink: sink)
         } else {
             conduit = SubjectConduitTo(broadcaster: self, subject: subject, downstream: subscriber)

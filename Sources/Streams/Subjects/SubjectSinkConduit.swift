@@ -37,11 +37,10 @@ final class SubjectSinkConduit<Output, Failure: Error>: SubjectConduit<Output, F
         _ base: SubjectConduit<Output, Failure>, _ value: Output, _ isCurrentValue: Bool
     ) -> Subscribers.Demand? {
         guard base.admitsValue(isCurrentValue: isCurrentValue), let storage = base.downstreamStorage else { return nil }
-        let isLive = Unmanaged<Sink>.fromOpaque(storage)._withUnsafeGuaranteedRef { $0.hasHandlers.value }
-        if isLive {
-            // Called as stored: a constant of an object the caller keeps alive needs no retain.
-            Unmanaged.passUnretained(unsafeDowncast(base, to: SubjectSinkConduit.self))._withUnsafeGuaranteedRef {
-                $0.receiveValue?.call(value)
+        // The handler is a constant of the conduit, which the caller keeps alive: used as stored.
+        Unmanaged.passUnretained(unsafeDowncast(base, to: SubjectSinkConduit.self))._withUnsafeGuaranteedRef { conduit in
+            Unmanaged<Sink>.fromOpaque(storage)._withUnsafeGuaranteedRef {
+                $0.deliverDirectly(value, through: conduit.receiveValue)
             }
         }
         return Subscribers.Demand.none

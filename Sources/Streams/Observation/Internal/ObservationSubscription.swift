@@ -84,16 +84,8 @@ where Downstream.Failure == Never {
         self.options = options
         self.sharing = options.contains(.new) ? sharing : nil
         self.downstream = downstream
-        if Downstream.self == Sink.self {
-            // Read in place as the sink it is: converting it through `AnyObject` would go through a
-            // run-time conversion.
-            let sink = withUnsafePointer(to: downstream) { $0.withMemoryRebound(to: Sink.self, capacity: 1) { $0.pointee } }
-            self.sink = sink
-            sinkValue = sink.valueHandlerForDelivery
-        } else {
-            sink = nil
-            sinkValue = nil
-        }
+        sink = Sink.matching(downstream)
+        sinkValue = sink?.valueHandlerForDelivery
     }
 
     deinit {
@@ -179,7 +171,7 @@ where Downstream.Failure == Never {
         // The sink and its handler are constants of this subscription, used in place: binding them
         // would retain and release them.
         if let value, sink != nil, deliversFreely.value {
-            if sink.unsafelyUnwrapped.hasHandlers.value { sinkValue?.call(value) }
+            sink.unsafelyUnwrapped.deliverDirectly(value, through: sinkValue)
             return
         }
         deliver(storing: value)
@@ -274,10 +266,10 @@ where Downstream.Failure == Never {
             stores = false
             switch delivery {
             case .value(let value):
-                if let sink {
+                if sink != nil {
                     // The subscription is live (`nextDelivery` delivers nothing once cancelled), and
                     // keeps the sink and its closure: called as the sink would, with no lock.
-                    if sink.hasHandlers.value { sinkValue?.call(value) }
+                    sink.unsafelyUnwrapped.deliverDirectly(value, through: sinkValue)
                     continue
                 }
                 guard let target else { continue }
