@@ -38,7 +38,8 @@ final class SubjectSinkConduit<Output, Failure: Error>: SubjectConduit<Output, F
     ) -> Subscribers.Demand? {
         guard base.admitsValue(isCurrentValue: isCurrentValue), let storage = base.downstreamStorage else { return nil }
         // The handler is a constant of the conduit, which the caller keeps alive: used as stored.
-        Unmanaged.passUnretained(unsafeDowncast(base, to: SubjectSinkConduit.self))._withUnsafeGuaranteedRef { conduit in
+        let conduit = Unmanaged.passUnretained(unsafeDowncast(base, to: SubjectSinkConduit.self))
+        conduit._withUnsafeGuaranteedRef { conduit in
             Unmanaged<Sink>.fromOpaque(storage)._withUnsafeGuaranteedRef {
                 $0.deliverDirectly(value, through: conduit.receiveValue)
             }
@@ -48,7 +49,9 @@ final class SubjectSinkConduit<Output, Failure: Error>: SubjectConduit<Output, F
 
     /// Ends the subscription and delivers the completion (see ``SubjectConduit/endForCompletion(_:)``).
     @inlinable
-    static func deliverCompletion(_ base: SubjectConduit<Output, Failure>, _ completion: Subscribers.Completion<Failure>) {
+    static func deliverCompletion(
+        _ base: SubjectConduit<Output, Failure>, _ completion: Subscribers.Completion<Failure>
+    ) {
         guard let (owner, storage) = base.endForCompletion(completion) else { return }
         // The subject lives until its completion has been delivered, as in Combine.
         defer { withExtendedLifetime(owner) {} }

@@ -56,10 +56,9 @@ extension Subscribers {
         @exclusivity(unchecked)
         var handlers: Handlers?
 
-
-        /// The value closure, for a subject that delivers to the sink without the lock: it keeps the
-        /// copy for as long as it holds the sink, and calls it only while ``hasHandlers`` is set, which
-        /// is what ``receive(_:)`` does.
+        /// The value closure, for a publisher that delivers to the sink without the lock: it keeps the
+        /// copy for as long as it may call it, and calls it only while ``hasHandlers`` is set, which is
+        /// what ``receive(_:)`` does (see `deliverDirectly(_:through:)`).
         @inlinable
         var valueHandlerForDelivery: ValueHandler? {
             lock.withLock { handlers.map { ValueHandler($0.receiveValue) } }
