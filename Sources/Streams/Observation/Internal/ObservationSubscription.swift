@@ -12,9 +12,13 @@ import Synchronization
 ///
 /// Subscriptions of `publisher(for:)` to the same property of the same model on the same scheduler
 /// share the reading after each change (``SharedPropertyObservation``): each still makes its own
-/// first read, and receives the shared reads from then on.
+/// first read, and receives the shared reads from then on. The shared observation holds its members
+/// strongly; their subscribers hold an ``ObservationSubscriptionHandle``. A shared read goes straight
+/// to a ``Subscribers/Sink`` that is idle with unlimited demand (``deliversFreely``), from the thread
+/// running the observation's round; rounds run one at a time, and anything else clears the flag.
 // @unchecked Sendable: `state`, `downstream`, `read`, `schedule` and `shared` are guarded by `lock`;
-// the subscriber is called only by the thread holding the delivery turn.
+// the subscriber is called only by the thread holding the delivery turn or, while `deliversFreely`
+// is set, by the thread running the shared observation's round.
 @usableFromInline
 final class ObservationSubscription<Downstream: Subscriber>: Subscription, ObservationTrackingTarget,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
