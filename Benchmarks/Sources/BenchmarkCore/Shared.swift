@@ -67,7 +67,7 @@ public func opaque<T>(_ value: T) -> T {
 }
 
 /// The state of scenario 2: ten independent fields.
-public struct State10: Equatable, Sendable {
+public struct State10: Equatable, Sendable, TenFields {
     public var f0 = 0, f1 = 0, f2 = 0, f3 = 0, f4 = 0, f5 = 0, f6 = 0, f7 = 0, f8 = 0, f9 = 0
 
     /// A state with every field 0.
@@ -86,23 +86,6 @@ public struct State10: Equatable, Sendable {
     public static let keyPaths: [any WritableKeyPath<State10, Int> & Sendable] = [
         \.f0, \.f1, \.f2, \.f3, \.f4, \.f5, \.f6, \.f7, \.f8, \.f9,
     ]
-
-    /// Reads a field by index.
-    @inlinable
-    public func field(_ index: Int) -> Int {
-        switch index {
-        case 0: f0
-        case 1: f1
-        case 2: f2
-        case 3: f3
-        case 4: f4
-        case 5: f5
-        case 6: f6
-        case 7: f7
-        case 8: f8
-        default: f9
-        }
-    }
 
     /// Writes a field by index.
     @inlinable

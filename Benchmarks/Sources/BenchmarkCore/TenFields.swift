@@ -1,6 +1,6 @@
-/// A model of ten `Int` properties named like `State10`'s fields, as each implementation's model of
-/// scenarios 9 and 11 is: it gets reading a field by index, written once.
-public protocol TenFields: AnyObject {
+/// Ten `Int` fields named `f0` to `f9`, as ``State10`` and each implementation's model of scenarios
+/// 9 and 11 have: it gets reading a field by index, written once.
+public protocol TenFields {
     var f0: Int { get }
     var f1: Int { get }
     var f2: Int { get }
