@@ -104,13 +104,17 @@ final class SubjectBroadcaster<Output, Failure: Error> {
             if case .now = attachment { subscribers.append(conduit) }
             return attachment
         }
-        if case .finished(let completion) = attachment {
-            conduit.cancel()
-            subscriber.receive(subscription: Subscriptions.empty)
-            subscriber.receive(completion: completion)
-        } else {
-            subscriber.receive(subscription: conduit)
-            conduit.subscriptionDelivered()
+        // Held to the end: otherwise the optimizer hands the reference to the list and then retains
+        // and releases it around the subscriber's call.
+        withExtendedLifetime(conduit) {
+            if case .finished(let completion) = attachment {
+                conduit.cancel()
+                subscriber.receive(subscription: Subscriptions.empty)
+                subscriber.receive(completion: completion)
+            } else {
+                subscriber.receive(subscription: conduit)
+                conduit.subscriptionDelivered()
+            }
         }
     }
 

@@ -138,7 +138,7 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
 
     @inlinable
     init(
-        broadcaster: SubjectBroadcaster<Output, Failure>, subject: AnyObject?, downstream: AnyObject,
+        broadcaster: __shared SubjectBroadcaster<Output, Failure>, subject: AnyObject?, downstream: AnyObject,
         deliverValue: @escaping ValueDelivery, deliverCompletion: @escaping CompletionDelivery,
         cancellation: @escaping Cancellation
     ) {
@@ -355,7 +355,7 @@ final class SubjectConduitTo<Downstream: Subscriber>: SubjectConduit<Downstream.
 
     @inlinable
     init(
-        broadcaster: SubjectBroadcaster<Downstream.Input, Downstream.Failure>, subject: AnyObject?,
+        broadcaster: __shared SubjectBroadcaster<Downstream.Input, Downstream.Failure>, subject: AnyObject?,
         downstream: Downstream
     ) {
         super.init(

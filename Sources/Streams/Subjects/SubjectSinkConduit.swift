@@ -20,7 +20,7 @@ final class SubjectSinkConduit<Output, Failure: Error>: SubjectConduit<Output, F
     let receiveValue: Sink.ValueHandler?
 
     @inlinable
-    init(broadcaster: SubjectBroadcaster<Output, Failure>, subject: AnyObject?, sink: Sink) {
+    init(broadcaster: __shared SubjectBroadcaster<Output, Failure>, subject: AnyObject?, sink: Sink) {
         receiveValue = sink.valueHandlerForDelivery
         super.init(
             broadcaster: broadcaster,

@@ -74,22 +74,33 @@ struct SubjectSubscriberList<Output, Failure: Error> {
     @inlinable
     @discardableResult
     mutating func remove(_ conduit: Conduit) -> Bool {
-        guard contains(conduit) else { return false }
         switch storage {
         case .empty:
             return false
-        case .single:
+        case .single(let only):
+            guard only === conduit else { return false }
             storage = .empty
-        case .many(var slots, let live):
-            storage = .empty
-            slots[conduit.slot] = nil
+        case .many:
+            // The slots are moved out and back, not copied: a copy would be copied again on write,
+            // and would retain and release the storage on every removal.
+            var taken = Storage.empty
+            swap(&taken, &storage)
+            guard case .many(var slots, let live) = consume taken else { preconditionFailure() }
+            let slot = conduit.slot
+            guard slot >= 0, slot < slots.count, slots[slot] === conduit else {
+                storage = .many(slots, live: live)
+                return false
+            }
+            slots[slot] = nil
             if live > 1 {
                 if slots.count >= 16 && (live - 1) * 2 < slots.count {
                     var compacted = ContiguousArray<Conduit?>()
                     compacted.reserveCapacity(live - 1)
-                    for case let survivor? in slots {
+                    // Moved, not copied: each survivor costs no retain and no release.
+                    for index in slots.indices {
+                        guard let survivor = slots[index].take() else { continue }
                         survivor.slot = compacted.count
-                        compacted.append(survivor)
+                        compacted.append(consume survivor)
                     }
                     slots = compacted
                 }

@@ -91,9 +91,9 @@ extension Subscribers {
         /// Stores the subscription and requests an unlimited number of values; a second subscription is
         /// cancelled.
         @inlinable
-        public func receive(subscription: any Subscription) {
+        public func receive(subscription: __owned any Subscription) {
             let accepted = lock.withLock {
-                guard case .awaitingSubscription = status else { return false }
+                guard status.isAwaitingSubscription else { return false }
                 status = .subscribed(subscription)
                 return true
             }

@@ -25,6 +25,13 @@ enum SubscriptionStatus {
         return false
     }
 
+    /// Whether no subscription has arrived yet; this copies nothing.
+    @inlinable
+    var isAwaitingSubscription: Bool {
+        if case .awaitingSubscription = self { return true }
+        return false
+    }
+
     /// Whether the stream has ended.
     @inlinable
     var isTerminal: Bool {
@@ -36,7 +43,7 @@ enum SubscriptionStatus {
     /// returns false, the caller cancels `subscription`.
     @inlinable
     mutating func accept(_ subscription: any Subscription) -> Bool {
-        guard case .awaitingSubscription = self else { return false }
+        guard isAwaitingSubscription else { return false }
         self = .subscribed(subscription)
         return true
     }
