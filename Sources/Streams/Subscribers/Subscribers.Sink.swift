@@ -91,7 +91,7 @@ extension Subscribers {
         /// Stores the subscription and requests an unlimited number of values; a second subscription is
         /// cancelled.
         @inlinable
-        public func receive(subscription: __owned any Subscription) {
+        public func receive(subscription: any Subscription) {
             let accepted = lock.withLock {
                 guard status.isAwaitingSubscription else { return false }
                 status = .subscribed(subscription)
