@@ -14,7 +14,7 @@ import Testing
         var markers: [() -> Marker?] = []
         for index in 0..<40 {
             let marker = Marker()
-            weak var weakMarker = marker
+            weak let weakMarker = marker
             markers.append { weakMarker }
             cancellables.append(subject.sink { _ in withExtendedLifetime(marker) { received.append(index) } })
         }
