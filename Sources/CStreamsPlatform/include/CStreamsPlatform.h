@@ -3,8 +3,10 @@
 
 // What Swift cannot express on its own, for Streams' lock on Linux (see
 // Sources/Streams/Internal/Locking/Lock.swift): the kernel's wait queue keyed by a word of memory
-// (a futex, reached through the variadic `syscall`) and the processor's spin-wait hint.
+// (a futex, reached through the variadic `syscall`) and the processor's spin-wait hint; and, for
+// timelines, the calling thread's name and number, which Glibc declares only for GNU sources.
 
+#include <stddef.h>
 #include <stdint.h>
 
 /// Sleeps while `*word` equals `expected`, until `streams_futex_wake` wakes the thread, `timeout_ns`
@@ -14,6 +16,13 @@ void streams_futex_wait(uint32_t *_Nonnull word, uint32_t expected, int64_t time
 
 /// Wakes one thread sleeping in `streams_futex_wait` on `word`; returns whether it woke one.
 int streams_futex_wake(uint32_t *_Nonnull word);
+
+/// Writes the calling thread's name into `buffer` (at most `length` bytes, ending with a zero) and
+/// returns its length: 0 when the thread has no name.
+int streams_thread_name(char *_Nonnull buffer, size_t length);
+
+/// The calling thread's number as the system shows it (on Linux, its thread id).
+uint64_t streams_thread_number(void);
 
 /// Tells the processor that the caller is spinning, so that a sibling hardware thread may run.
 static inline void streams_spin_hint(void) {

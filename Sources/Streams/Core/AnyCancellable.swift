@@ -38,7 +38,14 @@ public final class AnyCancellable: Cancellable, Hashable {
     }
 
     deinit {
-        action?()
+        guard let action else { return }
+        // A marked point of a timeline tells a release from a call to `cancel()`; while no point
+        // has a live subscription, this costs one load.
+        if TimelineRecording.isActive {
+            TimelineRecording.whileReleasing(action)
+        } else {
+            action()
+        }
     }
 
     /// Cancels the activity, once; later calls do nothing.
