@@ -42,7 +42,7 @@ public final class AnyCancellable: Cancellable, Hashable {
         // A marked point of a timeline tells a release from a call to `cancel()`; while no point
         // has a live subscription, this costs one load.
         if TimelineRecording.isActive {
-            TimelineRecording.whileReleasing(action)
+            TimelineRecording.cancelling(for: .cancellableReleased, action)
         } else {
             action()
         }

@@ -61,6 +61,37 @@ import Testing
         _ = cancellable
     }
 
+    @Test func aCancelPassedUpTheChainKeepsItsReasonAtEveryPoint() {
+        let recorder = TimelineRecorder()
+        let subject = PassthroughSubject<Int, Never>()
+        let ended =
+            subject
+            .recordTimeline("upstream", to: recorder)
+            .map { $0 * 2 }
+            .recordTimeline("downstream", to: recorder)
+            .prefix(1)
+            .sink { _ in }
+        var released: AnyCancellable? =
+            subject
+            .recordTimeline("upstream", to: recorder)
+            .filter { _ in true }
+            .recordTimeline("downstream", to: recorder)
+            .sink { _ in }
+        subject.send(1)
+        released = nil
+        let reasons = recorder.events.compactMap { event -> String? in
+            if case .cancelled(let reason) = event.kind { return "\(event.lane): \(reason)" }
+            return nil
+        }
+        #expect(
+            reasons == [
+                "downstream #2: ended downstream", "upstream #1: ended downstream",
+                "downstream #4: AnyCancellable released", "upstream #3: AnyCancellable released",
+            ])
+        #expect(released == nil)
+        _ = ended
+    }
+
     @Test func aFailureCaughtDownstreamShowsAsAFailureBeforeTheCatchAndAFinishAfterIt() {
         let recorder = TimelineRecorder()
         let subject = PassthroughSubject<Int, TestError>()

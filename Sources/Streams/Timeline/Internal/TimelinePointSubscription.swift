@@ -41,11 +41,6 @@ final class TimelinePointSubscription<Downstream: Subscriber>: Subscriber, Subsc
         return deliver()
     }
 
-    /// Ends the lane with `kind`, unless it has ended already.
-    private func end(with kind: TimelineEvent.Kind, lane: TimelineLane) {
-        recorder.record(kind, on: lane)
-    }
-
     func receive(subscription: any Subscription) {
         let accepted = lock.withLock { status.accept(subscription) }
         guard accepted else {
@@ -96,18 +91,14 @@ final class TimelinePointSubscription<Downstream: Subscriber>: Subscriber, Subsc
             (status.terminate(), self.lane, delivering.contains(thread))
         }
         guard let subscription else { return }
-        if let lane {
-            let reason: TimelineCancelReason =
-                if TimelineRecording.isReleasingOnCurrentThread {
-                    .cancellableReleased
-                } else if fromDownstream {
-                    .endedDownstream
-                } else {
-                    .cancelCalled
-                }
-            end(with: .cancelled(reason), lane: lane)
+        guard let lane else {
+            subscription.cancel()
+            return
         }
-        subscription.cancel()
+        // A cancel passed up the chain keeps the reason it had where it began.
+        let reason = TimelineRecording.reasonOnCurrentThread ?? (fromDownstream ? .endedDownstream : .cancelCalled)
+        recorder.record(.cancelled(reason), on: lane)
+        TimelineRecording.cancelling(for: reason) { subscription.cancel() }
     }
 
     var description: String { "RecordTimeline" }

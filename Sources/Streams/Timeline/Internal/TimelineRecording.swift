@@ -1,37 +1,36 @@
 import Synchronization
 
 /// What every marked point of every recorder shares: whether any point has a live subscription
-/// (so that releasing an `AnyCancellable` costs one load while none has), and which threads are
-/// releasing an `AnyCancellable` right now (so that a point can tell a release from a call to
-/// `cancel()`).
+/// (so that releasing an `AnyCancellable` costs one load while none has), and why the threads that
+/// are cancelling right now are cancelling (so that a cancel passed up a chain keeps its reason).
 enum TimelineRecording {
     /// How many subscriptions through marked points are alive.
     static let liveSubscriptions = Atomic<Int>(0)
 
-    /// The threads running the cancellation of an `AnyCancellable` being released, innermost last.
-    private static let releasingThreads = Mutex<[UInt]>([])
+    /// The cancellations running now, thread by thread, innermost last, with their reasons.
+    private static let cancellations = Mutex<[(thread: UInt, reason: TimelineCancelReason)]>([])
 
     /// Whether any subscription through a marked point is alive.
     static var isActive: Bool {
         liveSubscriptions.load(ordering: .relaxed) > 0
     }
 
-    /// Runs `cancel`, the cancellation of an `AnyCancellable` being released, on the calling thread,
-    /// noting that the thread is releasing one meanwhile.
-    static func whileReleasing(_ cancel: () -> Void) {
+    /// Runs `cancel`, a cancellation for `reason`, on the calling thread, noting the reason
+    /// meanwhile: a marked point upstream that it cancels records the same reason.
+    static func cancelling(for reason: TimelineCancelReason, _ cancel: () -> Void) {
         let thread = ThreadIdentity.current.rawValue
-        releasingThreads.withLock { $0.append(thread) }
+        cancellations.withLock { $0.append((thread, reason)) }
         defer {
-            releasingThreads.withLock { threads in
-                if let index = threads.lastIndex(of: thread) { threads.remove(at: index) }
+            cancellations.withLock { running in
+                if let index = running.lastIndex(where: { $0.thread == thread }) { running.remove(at: index) }
             }
         }
         cancel()
     }
 
-    /// Whether the calling thread is releasing an `AnyCancellable`.
-    static var isReleasingOnCurrentThread: Bool {
+    /// The reason of the innermost cancellation running on the calling thread, if any.
+    static var reasonOnCurrentThread: TimelineCancelReason? {
         let thread = ThreadIdentity.current.rawValue
-        return releasingThreads.withLock { $0.contains(thread) }
+        return cancellations.withLock { running in running.last { $0.thread == thread }?.reason }
     }
 }

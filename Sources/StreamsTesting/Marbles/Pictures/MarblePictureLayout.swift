@@ -56,7 +56,8 @@ struct MarblePictureLayout {
         let titleWidth = max(64, (lines.map { Double($0.title.count) }.max() ?? 0) * Self.titleCharacterWidth + 16)
         axisStart = (Self.margin + titleWidth + 8).rounded()
         axisEnd = axisStart + Double(columns) * Self.columnWidth
-        let captionWidth = Double(caption.count) * Self.captionCharacterWidth + 2 * Self.margin + 32
+        let captionWidth =
+            caption.isEmpty ? 0 : Double(caption.count) * Self.captionCharacterWidth + 2 * Self.margin + 32
         width = max(axisEnd + 2 * Self.margin, captionWidth).rounded(.up)
 
         var y = Self.margin
@@ -66,8 +67,9 @@ struct MarblePictureLayout {
             y += Self.rowHeight
         }
         self.inputs = inputs
+        // A picture without a caption (a timeline) has no operator's box between its lines.
         boxTop = y + 6
-        y = boxTop + Self.boxHeight + 6
+        y = caption.isEmpty ? y : boxTop + Self.boxHeight + 6
         var outputs: [Row] = []
         for line in lines where line.isOutput {
             outputs.append(Row(line: line, y: y + Self.rowHeight / 2))

@@ -11,8 +11,12 @@ struct MarblePictureWords<Time: SignedNumeric & Comparable> {
     let describe: (Time) -> String
 
     var text: String {
-        let ordered = lines.filter { !$0.isOutput } + lines.filter(\.isOutput)
-        return (["A marble diagram of \(caption)."] + ordered.map(sentence)).joined(separator: " ")
+        (["A marble diagram of \(caption)."] + lineSentences).joined(separator: " ")
+    }
+
+    /// One sentence for each line, in the order they are drawn.
+    var lineSentences: [String] {
+        (lines.filter { !$0.isOutput } + lines.filter(\.isOutput)).map(sentence)
     }
 
     /// The words of one line: what a publisher did, or, for a subscriber named otherwise than

@@ -93,6 +93,7 @@ struct MarbleSVGWriter {
     }
 
     private func box() -> [String] {
+        guard !layout.caption.isEmpty else { return [] }
         let top = layout.boxTop
         let height = MarblePictureLayout.boxHeight
         let left = MarblePictureLayout.margin
