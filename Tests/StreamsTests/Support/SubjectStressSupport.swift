@@ -55,9 +55,17 @@ final class ContractProbe: Subscriber, Cancellable, @unchecked Sendable {
     }
 
     func receive(subscription: any Subscription) {
-        lock.withLock {
+        // A cancel that came before the subscription ends it as it arrives, as a sink's does: a
+        // subscriber cancelled from another thread while it is being subscribed gets nothing.
+        let cancelled = lock.withLock { () -> Bool in
+            guard !cancelReturned else { return true }
             self.subscription = subscription
             requested += initialDemand
+            return false
+        }
+        if cancelled {
+            subscription.cancel()
+            return
         }
         if initialDemand > 0 { subscription.request(initialDemand) }
     }
