@@ -8,7 +8,22 @@ enum TimelineRecording {
     static let liveSubscriptions = Atomic<Int>(0)
 
     /// The cancellations running now, thread by thread, innermost last, with their reasons.
-    private static let cancellations = Mutex<[(thread: UInt, reason: TimelineCancelReason)]>([])
+    private static let cancellations = RunningCancellations()
+
+    /// The cancellations running now, under a lock of the library's own, which the thread sanitizer
+    /// sees.
+    private final class RunningCancellations:
+        // @unchecked Sendable: `running` is guarded by `lock`.
+        @unchecked Sendable
+    {
+        private let lock = Lock()
+        private var running: [(thread: UInt, reason: TimelineCancelReason)] = []
+
+        /// Runs `body` with the list, under the lock.
+        func withLock<Result>(_ body: (inout [(thread: UInt, reason: TimelineCancelReason)]) -> Result) -> Result {
+            lock.withLock { body(&running) }
+        }
+    }
 
     /// Whether any subscription through a marked point is alive.
     static var isActive: Bool {
