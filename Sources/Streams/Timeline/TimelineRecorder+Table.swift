@@ -39,10 +39,17 @@ extension TimelineRecorder {
 
     /// A duration in milliseconds, with three decimals.
     static func milliseconds(_ duration: Duration) -> String {
+        threeDecimals(duration, thousandthsPerSecond: 1_000_000)
+    }
+
+    /// A duration in a unit with three decimals, the unit given by how many thousandths of it make a
+    /// second: `1.500` for 1,500 thousandths.
+    static func threeDecimals(_ duration: Duration, thousandthsPerSecond: Int64) -> String {
         let (seconds, attoseconds) = duration.components
-        let microseconds = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
-        let sign = microseconds < 0 ? "-" : ""
-        let magnitude = microseconds.magnitude
+        let thousandths =
+            seconds * thousandthsPerSecond + attoseconds / (1_000_000_000_000_000_000 / thousandthsPerSecond)
+        let sign = thousandths < 0 ? "-" : ""
+        let magnitude = thousandths.magnitude
         let fraction = String(magnitude % 1000)
         return "\(sign)\(magnitude / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }

@@ -87,14 +87,9 @@ extension TimelineRecorder {
         }
     }
 
-    /// A duration in microseconds, as a JSON number with up to three decimals.
+    /// A duration in microseconds, as a JSON number with three decimals.
     static func microseconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-        let sign = nanoseconds < 0 ? "-" : ""
-        let magnitude = nanoseconds.magnitude
-        let fraction = String(magnitude % 1000)
-        return "\(sign)\(magnitude / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+        threeDecimals(duration, thousandthsPerSecond: 1_000_000_000)
     }
 
     /// A string as a JSON string literal.
