@@ -2,6 +2,7 @@
 #include "CStreamsPlatform.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 #if defined(__linux__)
@@ -31,3 +32,17 @@ uint64_t streams_thread_number(void) {
     return 0;
 #endif
 }
+
+const char *streams_thread_label(void) {
+    static _Thread_local char label[64];
+    if (label[0] == 0 && streams_thread_name(label, sizeof label) == 0) {
+        snprintf(label, sizeof label, "thread %llu", (unsigned long long)streams_thread_number());
+    }
+    return label;
+}
+
+static _Thread_local void *timeline_frame;
+
+void *streams_timeline_frame(void) { return timeline_frame; }
+
+void streams_set_timeline_frame(void *frame) { timeline_frame = frame; }

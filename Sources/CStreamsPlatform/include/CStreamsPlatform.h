@@ -4,7 +4,8 @@
 // What Swift cannot express on its own, for Streams' lock on Linux (see
 // Sources/Streams/Internal/Locking/Lock.swift): the kernel's wait queue keyed by a word of memory
 // (a futex, reached through the variadic `syscall`) and the processor's spin-wait hint; and, for
-// timelines, the calling thread's name and number, which Glibc declares only for GNU sources.
+// timelines, the calling thread's name and number, which Glibc declares only for GNU sources, and
+// a word of storage of the thread's own.
 
 #include <stddef.h>
 #include <stdint.h>
@@ -23,6 +24,17 @@ int streams_thread_name(char *_Nonnull buffer, size_t length);
 
 /// The calling thread's number as the system shows it (on Linux, its thread id).
 uint64_t streams_thread_number(void);
+
+/// The calling thread's label for a timeline, read once per thread and kept: its name, or `thread`
+/// and its number when it has none. The text stays valid for the thread's life.
+const char *_Nonnull streams_thread_label(void);
+
+/// The calling thread's innermost timeline frame (see Sources/Streams/Timeline/Internal/
+/// TimelineFrame.swift): a pointer of the thread's own, null until set.
+void *_Nullable streams_timeline_frame(void);
+
+/// Sets the calling thread's innermost timeline frame.
+void streams_set_timeline_frame(void *_Nullable frame);
 
 /// Tells the processor that the caller is spinning, so that a sibling hardware thread may run.
 static inline void streams_spin_hint(void) {

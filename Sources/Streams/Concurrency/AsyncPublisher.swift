@@ -138,7 +138,7 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
     public func makeAsyncIterator() -> Iterator {
         let subscriber = AsyncValuesSubscriber<P.Output, Never>()
         let lifetime = AsyncValuesLifetime(subscriber: subscriber)
-        publisher.receive(subscriber: subscriber)
+        publisher.subscribe(subscriber)
         return Iterator(lifetime: lifetime)
     }
 }

@@ -154,7 +154,7 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
     public func makeAsyncIterator() -> Iterator {
         let subscriber = AsyncValuesSubscriber<P.Output, P.Failure>()
         let lifetime = AsyncValuesLifetime(subscriber: subscriber)
-        publisher.receive(subscriber: subscriber)
+        publisher.subscribe(subscriber)
         return Iterator(lifetime: lifetime)
     }
 }

@@ -120,7 +120,7 @@ extension Future {
     @inlinable
     func awaitSettlement(isolation actor: isolated (any Actor)? = #isolation) async -> Result<Output, Failure> {
         let subscriber = AsyncValuesSubscriber<Output, Failure>()
-        receive(subscriber: subscriber)
+        subscribe(subscriber)
         switch await subscriber.awaitNext(isolation: actor) {
         case .success(let output?):
             return .success(output)

@@ -38,7 +38,12 @@ extension Publisher {
     ///   to receive values.
     @inlinable
     public func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
-        receive(subscriber: subscriber)
+        // While nothing records a timeline (see `TimelineRecorder`), this costs one load.
+        if !TimelineRecording.isActive {
+            receive(subscriber: subscriber)
+        } else {
+            subscribeRecordingTimeline(subscriber)
+        }
     }
 }
 

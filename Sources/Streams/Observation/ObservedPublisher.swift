@@ -165,7 +165,7 @@ public final class ObservedPublisher<Value>: Publisher {
 
     /// Attaches a subscriber: it receives the current value, then each new value.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Value, S.Failure == Never {
-        changes.receive(subscriber: subscriber)
+        changes.subscribe(subscriber)
     }
 
     /// Stops following the publisher; the value stays as it is.

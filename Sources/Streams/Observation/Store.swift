@@ -210,7 +210,7 @@ final class StoreSliceNode<State, Value: Equatable>: StoreSliceSource {
     func attach<S: Subscriber>(_ subscriber: S) where S.Input == Value, S.Failure == Never {
         distribution.subject.broadcaster.withTurn { insideDelivery in
             if insideDelivery, let state = distribution.current { update(from: state) }
-            subject.receive(subscriber: subscriber)
+            subject.subscribe(subscriber)
         }
     }
 

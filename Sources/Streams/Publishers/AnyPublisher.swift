@@ -40,6 +40,11 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
     public var playgroundDescription: Any { description }
 }
 
+extension AnyPublisher: TimelineNamedPublisher {
+    /// The name of the publisher it erases.
+    var timelineName: String { box.timelineName }
+}
+
 extension Publisher {
     /// Wraps this publisher with a type eraser.
     ///
@@ -68,6 +73,9 @@ class AnyPublisherBase<Output, Failure: Error> {
     func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
         preconditionFailure("AnyPublisherBase.receive(subscriber:) must be overridden")
     }
+
+    /// The name a timeline gives the publisher it holds.
+    var timelineName: String { "AnyPublisher" }
 }
 
 /// Holds a concrete publisher.
@@ -83,6 +91,8 @@ final class AnyPublisherBox<Base: Publisher>: AnyPublisherBase<Base.Output, Base
 
     @inlinable
     override func receive<S: Subscriber>(subscriber: S) where Base.Output == S.Input, Base.Failure == S.Failure {
-        base.receive(subscriber: subscriber)
+        base.subscribe(subscriber)
     }
+
+    override var timelineName: String { Streams.timelineName(of: base) }
 }

@@ -43,6 +43,6 @@ public struct Deferred<DeferredPublisher: Publisher>: Publisher {
     /// Creates a new publisher with ``createPublisher`` and attaches the subscriber to it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
-        createPublisher().receive(subscriber: subscriber)
+        createPublisher().subscribe(subscriber)
     }
 }

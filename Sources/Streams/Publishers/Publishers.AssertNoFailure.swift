@@ -72,7 +72,7 @@ extension Publishers {
         /// Attaches the subscriber through a subscriber that stops the program on failure.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == Never {
-            upstream.receive(subscriber: Inner(downstream: subscriber, prefix: prefix, file: file, line: line))
+            upstream.subscribe(Inner(downstream: subscriber, prefix: prefix, file: file, line: line))
         }
     }
 }

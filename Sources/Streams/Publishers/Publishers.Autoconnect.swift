@@ -101,7 +101,7 @@ extension Publishers {
                 }
                 return false
             }
-            upstream.receive(subscriber: Inner(parent: self, downstream: subscriber))
+            upstream.subscribe(Inner(parent: self, downstream: subscriber))
             guard mustConnect else { return }
             let connection = upstream.connect()
             let isAbandoned = lock.withLock { () -> Bool in

@@ -123,11 +123,10 @@ extension Publishers {
         /// Attaches the subscriber through a subscriber that consults the closures on each event.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(
-                subscriber:
-                    Inner(
-                        downstream: subscriber, receiveSubscription: receiveSubscription, receiveOutput: receiveOutput,
-                        receiveCompletion: receiveCompletion))
+            upstream.subscribe(
+                Inner(
+                    downstream: subscriber, receiveSubscription: receiveSubscription, receiveOutput: receiveOutput,
+                    receiveCompletion: receiveCompletion))
         }
     }
 }

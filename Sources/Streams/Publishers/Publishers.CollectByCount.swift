@@ -58,7 +58,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
             precondition(count > 0, "collect(_:) needs a count greater than zero, got \(count)")
-            upstream.receive(subscriber: Inner(downstream: subscriber, count: count))
+            upstream.subscribe(Inner(downstream: subscriber, count: count))
         }
     }
 }

@@ -56,7 +56,7 @@ extension Publishers {
             precondition(count >= 0, "dropFirst(_:) needs a non-negative count, got \(count)")
             let inner = Inner(downstream: subscriber, count: count)
             subscriber.receive(subscription: inner)
-            upstream.receive(subscriber: inner)
+            upstream.subscribe(inner)
         }
     }
 }

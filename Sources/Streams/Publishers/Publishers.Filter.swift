@@ -51,7 +51,7 @@ extension Publishers {
         /// Attaches the subscriber through a filtering subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(subscriber: Inner(downstream: subscriber, isIncluded: isIncluded))
+            upstream.subscribe(Inner(downstream: subscriber, isIncluded: isIncluded))
         }
     }
 }

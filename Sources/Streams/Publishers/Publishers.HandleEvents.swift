@@ -110,7 +110,7 @@ extension Publishers {
         /// Attaches the subscriber through a subscriber that reports every event to the closures.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(subscriber: Inner(events: self, downstream: subscriber))
+            upstream.subscribe(Inner(events: self, downstream: subscriber))
         }
     }
 }

@@ -43,7 +43,7 @@ extension Publishers {
         /// Attaches the subscriber through an element-dropping subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Never, Failure == S.Failure {
-            upstream.receive(subscriber: Inner(downstream: subscriber))
+            upstream.subscribe(Inner(downstream: subscriber))
         }
     }
 }

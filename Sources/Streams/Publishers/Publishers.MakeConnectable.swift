@@ -63,7 +63,7 @@ extension Publishers {
         /// Attaches the subscriber; it receives values once the publisher is connected.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            inner.receive(subscriber: subscriber)
+            inner.subscribe(subscriber)
         }
 
         /// Subscribes to the upstream publisher and starts delivering its elements.

@@ -96,7 +96,7 @@ extension Publishers {
         /// Attaches the subscriber through a key-path-reading subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(subscriber: KeyPathInner(downstream: subscriber, keyPaths: keyPath))
+            upstream.subscribe(KeyPathInner(downstream: subscriber, keyPaths: keyPath))
         }
     }
 
@@ -133,7 +133,7 @@ extension Publishers {
         /// Attaches the subscriber through a key-path-reading subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(subscriber: KeyPathInner(downstream: subscriber, keyPaths: keyPath0, keyPath1))
+            upstream.subscribe(KeyPathInner(downstream: subscriber, keyPaths: keyPath0, keyPath1))
         }
     }
 
@@ -175,7 +175,7 @@ extension Publishers {
         /// Attaches the subscriber through a key-path-reading subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(subscriber: KeyPathInner(downstream: subscriber, keyPaths: keyPath0, keyPath1, keyPath2))
+            upstream.subscribe(KeyPathInner(downstream: subscriber, keyPaths: keyPath0, keyPath1, keyPath2))
         }
     }
 }

@@ -75,7 +75,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S)
         where Failure == S.Failure, S.Input == Context.SchedulerTimeType.Stride {
-            upstream.receive(subscriber: Inner(downstream: subscriber, scheduler: scheduler))
+            upstream.subscribe(Inner(downstream: subscriber, scheduler: scheduler))
         }
     }
 }

@@ -138,7 +138,7 @@ extension Publishers {
         /// Attaches the subscriber to the subject; it receives values once the publisher is connected.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            sharedSubject.receive(subscriber: Receiver(downstream: subscriber))
+            sharedSubject.subscribe(Receiver(downstream: subscriber))
         }
 
         /// Subscribes the subject to the upstream publisher.

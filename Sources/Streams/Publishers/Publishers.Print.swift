@@ -69,7 +69,7 @@ extension Publishers {
         /// Attaches the subscriber through a subscriber that logs every event.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(subscriber: Inner(downstream: subscriber, prefix: prefix, stream: stream))
+            upstream.subscribe(Inner(downstream: subscriber, prefix: prefix, stream: stream))
         }
     }
 }

@@ -64,7 +64,7 @@ extension Publishers {
         /// Attaches the subscriber through a subscriber that resubscribes upstream on failure.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(subscriber: Inner(upstream: upstream, retries: retries, downstream: subscriber))
+            upstream.subscribe(Inner(upstream: upstream, retries: retries, downstream: subscriber))
         }
     }
 }
@@ -209,7 +209,7 @@ extension Publishers.Retry {
                     return upstream
                 }
                 guard let target else { return }
-                target.receive(subscriber: self)
+                target.subscribe(self)
                 let again = lock.withLock { () -> Bool in
                     guard needsResubscribe, downstream != nil else {
                         isResubscribing = false

@@ -65,9 +65,8 @@ extension Publishers {
         /// Attaches the subscriber through an accumulating subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(
-                subscriber:
-                    Inner(downstream: subscriber, initialResult: initialResult, nextPartialResult: nextPartialResult))
+            upstream.subscribe(
+                Inner(downstream: subscriber, initialResult: initialResult, nextPartialResult: nextPartialResult))
         }
     }
 }

@@ -47,7 +47,7 @@ extension Publishers {
         /// Attaches the subscriber through a retyping subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(subscriber: Inner(downstream: subscriber))
+            upstream.subscribe(Inner(downstream: subscriber))
         }
 
         /// Returns a publisher that presents another failure type over the same upstream.

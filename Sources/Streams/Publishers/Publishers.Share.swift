@@ -74,7 +74,7 @@ extension Publishers {
         /// Attaches the subscriber, subscribing to the upstream if no other subscriber is attached.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            inner.receive(subscriber: subscriber)
+            inner.subscribe(subscriber)
         }
 
         /// Whether `lhs` and `rhs` are the same instance.

@@ -65,7 +65,7 @@ extension Publishers {
         /// Attaches the subscriber through a transforming subscription to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == any Error {
-            upstream.receive(subscriber: Inner(downstream: subscriber, transform: transform))
+            upstream.subscribe(Inner(downstream: subscriber, transform: transform))
         }
     }
 }

@@ -76,9 +76,8 @@ extension Publishers {
         /// Attaches the subscriber through an accumulating subscription to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == any Error {
-            upstream.receive(
-                subscriber:
-                    Inner(downstream: subscriber, initialResult: initialResult, nextPartialResult: nextPartialResult))
+            upstream.subscribe(
+                Inner(downstream: subscriber, initialResult: initialResult, nextPartialResult: nextPartialResult))
         }
     }
 }

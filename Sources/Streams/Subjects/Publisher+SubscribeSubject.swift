@@ -19,7 +19,7 @@ extension Publisher {
     @inlinable
     public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable where Failure == S.Failure, Output == S.Output {
         let connection = SubjectSubscriber(subject)
-        receive(subscriber: connection)
+        subscribe(connection)
         return AnyCancellable(connection)
     }
 }

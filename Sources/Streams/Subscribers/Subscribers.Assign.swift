@@ -137,7 +137,7 @@ extension Publisher where Failure == Never {
     @inlinable
     public func assign<Root>(to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root) -> AnyCancellable {
         let subscriber = Subscribers.Assign(object: object, keyPath: keyPath)
-        receive(subscriber: subscriber)
+        subscribe(subscriber)
         return AnyCancellable(subscriber)
     }
 }

@@ -217,7 +217,7 @@ extension Publisher {
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
         let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
-        receive(subscriber: sink)
+        subscribe(sink)
         // A closure formed here runs the sink's cancellation as code specialized for its types.
         return AnyCancellable { sink.cancel() }
     }

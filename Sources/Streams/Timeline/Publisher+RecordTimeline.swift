@@ -31,7 +31,7 @@ extension Publisher {
 
 /// A publisher that passes everything through from its upstream publisher and records each
 /// subscription's life in a ``TimelineRecorder``; made by ``Publisher/recordTimeline(_:to:)``.
-public struct TimelinePublisher<Upstream: Publisher>: Publisher {
+public struct TimelinePublisher<Upstream: Publisher>: Publisher, TimelineMarkedPublisher {
     /// The upstream publisher's output.
     public typealias Output = Upstream.Output
 
@@ -56,6 +56,11 @@ public struct TimelinePublisher<Upstream: Publisher>: Publisher {
 
     /// Subscribes `subscriber` to the upstream publisher through a new lane.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        upstream.receive(subscriber: TimelinePointSubscription(name: name, recorder: recorder, downstream: subscriber))
+        let innermost = TimelineRecording.isActive ? TimelineFrame.innermostTap : nil
+        let tap = TimelineTapSubscription(
+            recorder: recorder, lane: recorder.makeLane(named: name, below: innermost),
+            everySubscription: TimelineRecording.isActive ? TimelineRecording.recorderForEverySubscription() : nil,
+            downstream: subscriber)
+        tap.subscribe(to: upstream)
     }
 }

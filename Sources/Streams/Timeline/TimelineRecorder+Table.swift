@@ -16,24 +16,63 @@ extension TimelineRecorder {
         return Self.table(of: events, dropped: dropped)
     }
 
+    /// The census (``census``) as plain text, grouped by pipeline: for each, its chain, then a line
+    /// per live subscription, upstream first, with its thread, when it started and how long it has
+    /// been alive (milliseconds on the recorder's clock).
+    ///
+    /// ```
+    /// pipeline #1: CurrentValueSubject → Map → RemoveDuplicates
+    ///   lane                    thread  started (ms)  alive (ms)
+    ///   CurrentValueSubject #3  main           0.000    5000.000
+    ///   Map #2                  main           0.000    5000.000
+    ///   RemoveDuplicates #1     main           0.000    5000.000
+    /// ```
+    ///
+    /// With nothing alive, it says so: `no subscriptions alive`.
+    public var censusTable: String {
+        Self.censusTable(of: census)
+    }
+
+    /// `entries` as the census table.
+    static func censusTable(of entries: [TimelineCensusEntry]) -> String {
+        guard !entries.isEmpty else { return "no subscriptions alive" }
+        var pipelines: [Int: [TimelineCensusEntry]] = [:]
+        for entry in entries { pipelines[entry.lane.pipeline, default: []].append(entry) }
+        return pipelines.keys.sorted().compactMap { pipeline -> String? in
+            guard let members = pipelines[pipeline] else { return nil }
+            let ordered = members.sorted {
+                ($0.chain.count, $1.lane.subscription) > ($1.chain.count, $0.lane.subscription)
+            }
+            let chain = ordered.first?.chain.joined(separator: " → ") ?? ""
+            let rows = ordered.map { [$0.lane.description, $0.thread, milliseconds($0.started), milliseconds($0.age)] }
+            return
+                (["pipeline #\(pipeline): \(chain)"]
+                + columns(["lane", "thread", "started (ms)", "alive (ms)"], rows, rightAligned: [2, 3]).map {
+                    "  " + $0
+                })
+                .joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
+
+    /// `header` and `rows` as lines of columns two spaces apart, the columns at `rightAligned`
+    /// aligned to the right; the last column is not padded unless it is aligned to the right.
+    static func columns(_ header: [String], _ rows: [[String]], rightAligned: Set<Int>) -> [String] {
+        let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
+        return ([header] + rows).map { cells in
+            cells.indices.map { column in
+                let padding = String(repeating: " ", count: widths[column] - cells[column].count)
+                if rightAligned.contains(column) { return padding + cells[column] }
+                return column == cells.count - 1 ? cells[column] : cells[column] + padding
+            }.joined(separator: "  ")
+        }
+    }
+
     /// `events` as a table, with a first line for `dropped` events when there were any.
     static func table(of events: [TimelineEvent], dropped: Int) -> String {
         let rows = events.map { [milliseconds($0.time), $0.thread, $0.lane.description, $0.description] }
-        let header = ["time (ms)", "thread", "lane", "event"]
-        let widths = (0..<header.count).map { column in
-            ([header] + rows).map { $0[column].count }.max() ?? 0
-        }
-        func line(_ cells: [String]) -> String {
-            let time = String(repeating: " ", count: widths[0] - cells[0].count) + cells[0]
-            let middle = (1..<cells.count - 1).map {
-                cells[$0] + String(repeating: " ", count: widths[$0] - cells[$0].count)
-            }
-            return ([time] + middle + [cells[cells.count - 1]]).joined(separator: "  ")
-        }
         var lines: [String] = []
         if dropped > 0 { lines.append("(\(dropped) older \(dropped == 1 ? "event" : "events") dropped)") }
-        lines.append(line(header))
-        lines += rows.map(line)
+        lines += columns(["time (ms)", "thread", "lane", "event"], rows, rightAligned: [0])
         return lines.joined(separator: "\n")
     }
 

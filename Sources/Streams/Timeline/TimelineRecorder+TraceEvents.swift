@@ -10,58 +10,88 @@ extension TimelineRecorder {
     /// The events kept, as a trace in the Trace Event Format (JSON), which Perfetto
     /// (ui.perfetto.dev) and `chrome://tracing` open.
     ///
-    /// Each marked point is a process of the trace, named after the point, and each subscription
-    /// through it a track of its own, named after its lane and the thread it started on. A
-    /// subscription's life is a slice from its first event kept to its end (or to now, while it
-    /// lives); values, demand and the completion or cancel are instants on it, with the thread each
-    /// happened on. Times are microseconds on the recorder's clock. When older events were dropped,
-    /// `otherData.droppedEvents` says how many.
+    /// Each pipeline is a process of the trace, named after its chain (`PassthroughSubject → Map →
+    /// RemoveDuplicates`), and each subscription in it a track of its own, upstream ones first,
+    /// named after its lane and the thread it started on. A subscription's life is a slice from its
+    /// first event kept to its end (or to now, while it lives). Each value is a slice of no length
+    /// on it, with an arrow from the value upstream it came from; demand and the completion or
+    /// cancel are instants. Every event carries the thread it happened on. Times are microseconds
+    /// on the recorder's clock. When older events were dropped, `otherData.droppedEvents` says how
+    /// many.
     public func traceEvents() -> String {
         let (events, dropped) = snapshot()
         let now = clock.now()
-        var points: [String: Int] = [:]
         var output: [String] = []
-        func point(_ name: String) -> Int {
-            if let id = points[name] { return id }
-            let id = points.count + 1
-            points[name] = id
-            output.append(
-                #"{"ph":"M","name":"process_name","pid":\#(id),"tid":0,"args":{"name":\#(Self.json(name))}}"#)
-            return id
-        }
-        // Each lane's first event, last event and whether it ended.
-        var lanes: [TimelineLane: (first: TimelineEvent, last: TimelineEvent, ended: Bool)] = [:]
-        var order: [TimelineLane] = []
+        // Each lane's first event, last event and whether it ended, in the order lanes appear.
+        var lanes: [Int: (lane: TimelineLane, first: TimelineEvent, last: TimelineEvent, ended: Bool)] = [:]
+        var order: [Int] = []
         for event in events {
-            let ends: Bool
-            switch event.kind {
-            case .finished, .failed, .cancelled: ends = true
-            case .subscribed, .requested, .value: ends = false
-            }
-            if let known = lanes[event.lane] {
-                lanes[event.lane] = (known.first, event, known.ended || ends)
+            let number = event.lane.subscription
+            if let known = lanes[number] {
+                lanes[number] = (known.lane, known.first, event, known.ended || event.kind.endsSubscription)
             } else {
-                lanes[event.lane] = (event, event, ends)
-                order.append(event.lane)
+                lanes[number] = (event.lane, event, event, event.kind.endsSubscription)
+                order.append(number)
             }
         }
-        for lane in order {
-            guard let (first, last, ended) = lanes[lane] else { continue }
-            let pid = point(lane.name)
-            let tid = lane.subscription
-            let track = "#\(lane.subscription) (started on \(first.thread))"
+        // The lanes from each one to the last of its pipeline, through the lanes kept.
+        func chain(from lane: TimelineLane) -> [TimelineLane] {
+            var chain = [lane]
+            while let number = chain[chain.count - 1].downstream, let downstream = lanes[number]?.lane,
+                chain.count <= lanes.count
+            {
+                chain.append(downstream)
+            }
+            return chain
+        }
+        // Each pipeline is named after the chain of its deepest lane (the first of those).
+        var pipelines: [Int: [TimelineLane]] = [:]
+        var pipelineOrder: [Int] = []
+        for number in order {
+            guard let lane = lanes[number]?.lane else { continue }
+            let laneChain = chain(from: lane)
+            if pipelines[lane.pipeline] == nil { pipelineOrder.append(lane.pipeline) }
+            if laneChain.count > pipelines[lane.pipeline]?.count ?? 0 { pipelines[lane.pipeline] = laneChain }
+        }
+        for pipeline in pipelineOrder {
+            let name = (pipelines[pipeline] ?? []).map(\.name).joined(separator: " → ")
             output.append(
-                #"{"ph":"M","name":"thread_name","pid":\#(pid),"tid":\#(tid),"args":{"name":\#(Self.json(track))}}"#)
+                #"{"ph":"M","name":"process_name","pid":\#(pipeline),"tid":0,"args":{"name":\#(Self.json(name))}}"#)
+        }
+        for number in order {
+            guard let (lane, first, last, ended) = lanes[number] else { continue }
+            let pid = lane.pipeline
+            let track = "\(lane) (started on \(first.thread))"
+            output.append(
+                #"{"ph":"M","name":"thread_name","pid":\#(pid),"tid":\#(number),"args":{"name":\#(Self.json(track))}}"#)
+            output.append(
+                #"{"ph":"M","name":"thread_sort_index","pid":\#(pid),"tid":\#(number),"args":{"sort_index":\#(1 - chain(from: lane).count)}}"#
+            )
             let end = ended ? last.time : max(now, last.time)
             output.append(
-                #"{"ph":"X","name":\#(Self.json(lane.description)),"cat":"subscription","pid":\#(pid),"tid":\#(tid),"ts":\#(Self.microseconds(first.time)),"dur":\#(Self.microseconds(end - first.time)),"args":{"ended":\#(ended)}}"#
+                #"{"ph":"X","name":\#(Self.json(lane.description)),"cat":"subscription","pid":\#(pid),"tid":\#(number),"ts":\#(Self.microseconds(first.time)),"dur":\#(Self.microseconds(end - first.time)),"args":{"ended":\#(ended)}}"#
             )
         }
+        var kept: [Int: TimelineEvent] = [:]
+        for event in events { kept[event.id] = event }
         for event in events {
-            let pid = point(event.lane.name)
+            let place =
+                #""pid":\#(event.lane.pipeline),"tid":\#(event.lane.subscription),"ts":\#(Self.microseconds(event.time))"#
+            let args = #""args":{"thread":\#(Self.json(event.thread))}"#
+            guard case .value = event.kind else {
+                output.append(
+                    #"{"ph":"i","s":"t","name":\#(Self.json(event.description)),"cat":"event",\#(place),\#(args)}"#)
+                continue
+            }
             output.append(
-                #"{"ph":"i","s":"t","name":\#(Self.json(event.description)),"cat":"event","pid":\#(pid),"tid":\#(event.lane.subscription),"ts":\#(Self.microseconds(event.time)),"args":{"thread":\#(Self.json(event.thread))}}"#
-            )
+                #"{"ph":"X","name":\#(Self.json(event.description)),"cat":"value",\#(place),"dur":0,\#(args)}"#)
+            // An arrow from the value it came from, when that one is kept.
+            if let cause = event.cause.flatMap({ kept[$0] }) {
+                output.append(
+                    #"{"ph":"s","name":"value","cat":"flow","id":\#(event.id),"pid":\#(cause.lane.pipeline),"tid":\#(cause.lane.subscription),"ts":\#(Self.microseconds(cause.time))}"#
+                )
+                output.append(#"{"ph":"f","bp":"e","name":"value","cat":"flow","id":\#(event.id),\#(place)}"#)
+            }
         }
         return """
             {"traceEvents":[

@@ -35,6 +35,7 @@ public final class TimelineRecorder:
     private let lock = Lock()
     private var ring: TimelineRing
     private var subscriptionsStarted = 0
+    private var eventsRecorded = 0
     private var live: [Int: TimelineCensusEntry] = [:]
 
     /// Creates a recorder that keeps the latest 10,000 events, with values cut to 80 characters.
@@ -75,12 +76,21 @@ public final class TimelineRecorder:
         lock.withLock { ring.droppedCount }
     }
 
-    /// The subscriptions through marked points that are alive now (neither completed nor
-    /// cancelled), oldest first: each one's lane, where and when it started, and its age.
+    /// The subscriptions recorded that are alive now (neither completed nor cancelled), in the
+    /// order they were made: each one's lane, its chain, where and when it started, and its age.
     public var census: [TimelineCensusEntry] {
         let now = clock.now()
-        return lock.withLock { live.values.sorted { $0.lane.subscription < $1.lane.subscription } }
-            .map { $0.aged(at: now) }
+        let live = lock.withLock { self.live }
+        return live.values.sorted { $0.lane.subscription < $1.lane.subscription }.map { entry in
+            var chain = [entry.lane.name]
+            var next = entry.lane.downstream
+            while let number = next, let downstream = live[number], chain.count <= live.count {
+                chain.append(downstream.lane.name)
+                next = downstream.lane.downstream
+            }
+            return TimelineCensusEntry(
+                lane: entry.lane, chain: chain, thread: entry.thread, started: entry.started, age: now - entry.started)
+        }
     }
 
     /// The events kept, oldest first, and the count of those dropped, read together.
@@ -94,29 +104,96 @@ public final class TimelineRecorder:
         lock.withLock { ring.removeAll() }
     }
 
-    // MARK: Recording
+    // MARK: Recording every subscription
 
-    /// Starts a lane for a new subscription through the point `name`.
-    func startLane(named name: String) -> TimelineLane {
-        let thread = timelineThreadLabel()
-        let time = clock.now()
-        return lock.withLock {
-            subscriptionsStarted += 1
-            let lane = TimelineLane(name: name, subscription: subscriptionsStarted)
-            live[lane.subscription] = TimelineCensusEntry(lane: lane, thread: thread, started: time, age: .zero)
-            return lane
-        }
+    /// The recorder recording every subscription of the process now, if any: one started with
+    /// ``startRecording()``, or the one the `STREAMS_TIMELINE` environment variable starts.
+    public static var current: TimelineRecorder? {
+        TimelineRecording.processRecorder
     }
 
-    /// Records an event on a lane; an event that ends the subscription takes it out of the census.
-    func record(_ kind: TimelineEvent.Kind, on lane: TimelineLane) {
-        let event = TimelineEvent(time: clock.now(), thread: timelineThreadLabel(), lane: lane, kind: kind)
-        lock.withLock {
-            ring.append(event)
-            switch kind {
-            case .finished, .failed, .cancelled: live[lane.subscription] = nil
-            case .subscribed, .requested, .value: break
+    /// Records every subscription that `body` makes, and every subscription those make in turn,
+    /// for as long as each lives: every operator's subscription gets a lane, linked to the lane
+    /// downstream of it, so the trace shows each chain (subject → map → removeDuplicates → sink).
+    ///
+    /// ```swift
+    /// let recorder = TimelineRecorder()
+    /// let cancellable = recorder.record {
+    ///     store.publisher(for: \.title).sink { print($0) }
+    /// }
+    /// ```
+    ///
+    /// The scope follows the calling task and thread, so tests running side by side each record
+    /// their own subscriptions; a subscription made on another thread meanwhile is not recorded
+    /// unless it is made for one that is (an inner publisher of `flatMap`, a `catch`'s
+    /// replacement).
+    ///
+    /// - Parameter body: The code whose subscriptions are recorded.
+    /// - Returns: What `body` returns.
+    public func record<Result>(_ body: () throws -> Result) rethrows -> Result {
+        TimelineRecording.gate.add(1, ordering: .relaxed)
+        defer { TimelineRecording.gate.subtract(1, ordering: .relaxed) }
+        return try TimelineRecording.$scoped.withValue(self, operation: body)
+    }
+
+    /// Starts recording every subscription the process makes from now on, on any thread, until
+    /// ``stopRecording()``; it replaces the recorder that was doing so, if any
+    /// (``TimelineRecorder/current``).
+    ///
+    /// Setting the environment variable `STREAMS_TIMELINE` to a file's path does the same for a
+    /// whole run of a program, unchanged: a recorder of 100,000 events (or
+    /// `STREAMS_TIMELINE_CAPACITY`) starts with the first subscription, and its trace is written to
+    /// the file when the program exits.
+    public func startRecording() {
+        TimelineRecording.startRecording(to: self)
+    }
+
+    /// Stops recording every subscription the process makes, if this recorder is the one doing
+    /// so. Subscriptions already recorded go on recording until they end.
+    public func stopRecording() {
+        TimelineRecording.stopRecording(to: self)
+    }
+
+    // MARK: Recording
+
+    /// Numbers a lane for a subscription being made through a point named `name`, downstream of
+    /// which is what the calling thread's innermost tap, `below`, is doing.
+    func makeLane(named name: String, below: (tap: TimelineTap, activity: TimelineFrame.Activity)?) -> TimelineLane {
+        var downstream: Int?
+        var pipeline: Int?
+        if let (tap, activity) = below, tap.recorder === self {
+            switch activity {
+            case .subscribing: downstream = tap.lane.subscription
+            case .delivering, .cancelling: downstream = tap.lane.downstream
             }
+            pipeline = tap.lane.pipeline
+        }
+        let number = lock.withLock {
+            subscriptionsStarted += 1
+            return subscriptionsStarted
+        }
+        return TimelineLane(name: name, subscription: number, downstream: downstream, pipeline: pipeline)
+    }
+
+    /// Records an event on a lane and returns its number: a subscription's start puts it in the
+    /// census, its end takes it out; a value notes the value it came from.
+    @discardableResult
+    func record(_ kind: TimelineEvent.Kind, on lane: TimelineLane) -> Int {
+        var cause: Int?
+        if case .value = kind { cause = TimelineFrame.valueBeingDelivered(in: self) }
+        let time = clock.now()
+        let thread = timelineThreadLabel()
+        return lock.withLock {
+            eventsRecorded += 1
+            ring.append(
+                TimelineEvent(id: eventsRecorded, time: time, thread: thread, lane: lane, kind: kind, cause: cause))
+            if case .subscribed = kind {
+                live[lane.subscription] = TimelineCensusEntry(
+                    lane: lane, chain: [], thread: thread, started: time, age: .zero)
+            } else if kind.endsSubscription {
+                live[lane.subscription] = nil
+            }
+            return eventsRecorded
         }
     }
 
@@ -128,10 +205,13 @@ public final class TimelineRecorder:
     }
 }
 
-/// A subscription through a marked point that is still alive.
+/// A subscription on a timeline that is still alive.
 public struct TimelineCensusEntry: Sendable, Equatable, CustomStringConvertible {
     /// The subscription's lane: the point's name and the subscription's number.
     public let lane: TimelineLane
+    /// The names of the lanes from this one to the last of its pipeline, as far as they are alive:
+    /// `["PassthroughSubject", "Map", "RemoveDuplicates"]`.
+    public let chain: [String]
     /// The thread it started on.
     public let thread: String
     /// When it started, on the recorder's clock.
@@ -139,13 +219,11 @@ public struct TimelineCensusEntry: Sendable, Equatable, CustomStringConvertible 
     /// How long it has been alive when the census was taken.
     public let age: Duration
 
-    /// The entry as it was at `now`.
-    func aged(at now: Duration) -> TimelineCensusEntry {
-        TimelineCensusEntry(lane: lane, thread: thread, started: started, age: now - started)
-    }
-
-    /// The lane, its thread and its age: `search results #3, started on main, alive 2.5 s`.
+    /// The lane, its chain, its thread and its age: `Map #3 (→ RemoveDuplicates), started on main,
+    /// alive 2.5 seconds`.
     public var description: String {
-        "\(lane), started on \(thread), alive \(age)"
+        let rest = chain.dropFirst()
+        return
+            "\(lane)\(rest.isEmpty ? "" : " (→ " + rest.joined(separator: " → ") + ")"), started on \(thread), alive \(age)"
     }
 }

@@ -27,7 +27,7 @@ import Testing
     @Test func theAltTextSaysWhatEachSubscriptionSawAndWhen() {
         #expect(
             TimelinePicture(Self.recorded()).altText
-                == "A timeline of 2 subscriptions. typed #1 sends a at 1 s, a at 3 s and b at 5 s, then is cancelled at 7 s. search #2 sends a at 3 s and b at 7 s, then is cancelled at 7 s."
+                == "A timeline of 2 subscriptions. typed #2 sends a at 1 s, a at 3 s and b at 5 s, then is cancelled at 7 s. search #1 sends a at 3 s and b at 7 s, then is cancelled at 7 s."
         )
     }
 
@@ -36,8 +36,8 @@ import Testing
         #expect(picture.frame == .milliseconds(500))
         let svg = picture.svg()
         #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
-        #expect(svg.contains(">typed #1</text>"))
-        #expect(svg.contains(">search #2</text>"))
+        #expect(svg.contains(">typed #2</text>"))
+        #expect(svg.contains(">search #1</text>"))
         // Marbles: three typed values and two results; no box for a caption.
         #expect(svg.components(separatedBy: "<rect ").count - 1 == 5)
         #expect(svg.contains("<title id=\"marble-title\">A timeline of search, typed</title>"))

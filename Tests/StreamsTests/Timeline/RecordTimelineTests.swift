@@ -31,18 +31,18 @@ import Testing
         #expect(received == ["swift", "streams"])
         #expect(
             timeline(recorder) == [
-                "0.000 typed #1 subscribed",
-                "0.000 terms #2 subscribed",
-                "0.000 terms #2 requested unlimited",
-                "0.000 typed #1 requested unlimited",
-                "0.000 typed #1 value swift",
-                "0.000 terms #2 value swift",
-                "300.000 typed #1 value swift",
-                "300.000 typed #1 requested max(1)",
-                "500.000 typed #1 value streams",
-                "500.000 terms #2 value streams",
-                "500.000 terms #2 cancelled (cancel() called)",
-                "500.000 typed #1 cancelled (cancel() called)",
+                "0.000 typed #2 subscribed",
+                "0.000 terms #1 subscribed",
+                "0.000 terms #1 requested unlimited",
+                "0.000 typed #2 requested unlimited",
+                "0.000 typed #2 value swift",
+                "0.000 terms #1 value swift",
+                "300.000 typed #2 value swift",
+                "300.000 typed #2 requested max(1)",
+                "500.000 typed #2 value streams",
+                "500.000 terms #1 value streams",
+                "500.000 terms #1 cancelled (cancel() called)",
+                "500.000 typed #2 cancelled (cancel() called)",
             ])
     }
 
@@ -85,8 +85,8 @@ import Testing
         }
         #expect(
             reasons == [
-                "downstream #2: ended downstream", "upstream #1: ended downstream",
-                "downstream #4: AnyCancellable released", "upstream #3: AnyCancellable released",
+                "downstream #1: ended downstream", "upstream #2: ended downstream",
+                "downstream #3: AnyCancellable released", "upstream #4: AnyCancellable released",
             ])
         #expect(released == nil)
         _ = ended

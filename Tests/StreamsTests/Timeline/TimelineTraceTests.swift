@@ -53,20 +53,25 @@ import Testing
                 #expect(event["ts"] is Double || event["ts"] is Int, "ts missing in \(event)")
             }
         }
-        // One process per marked point, named after it; one track per subscription.
+        // One process per pipeline, named after its chain; one track per subscription.
         let processes = events.filter { $0["name"] as? String == "process_name" }
             .compactMap { ($0["args"] as? [String: Any])?["name"] as? String }
         #expect(processes == ["quoted \"terms\"", "alive"])
         // A complete slice per subscription: the ended one lasts to its cancel (10 ms), the live one
         // to now (15 ms).
-        let slices = events.filter { $0["ph"] as? String == "X" }
+        let slices = events.filter { $0["ph"] as? String == "X" && $0["cat"] as? String == "subscription" }
         #expect(slices.map { $0["name"] as? String } == ["quoted \"terms\" #1", "alive #2"])
         #expect(slices.map { $0["dur"] as? Double } == [10_000, 15_000])
         #expect(slices.allSatisfy { ($0["dur"] as? Double ?? -1) >= 0 })
-        // Instants for the events, the value's line break kept.
+        // Slices of no length for the values, the value's line break kept; instants for the rest.
+        let values = events.filter { $0["cat"] as? String == "value" }
+        #expect(values.map { $0["name"] as? String } == ["value a\nb", "value a\nb"])
+        #expect(values.allSatisfy { $0["ph"] as? String == "X" && $0["dur"] as? Double == 0 })
         let instants = events.filter { $0["ph"] as? String == "i" }.compactMap { $0["name"] as? String }
-        #expect(instants.contains("value a\nb"))
-        #expect(instants.contains("cancelled (cancel() called)"))
+        #expect(
+            instants == [
+                "subscribed", "requested unlimited", "subscribed", "requested unlimited", "cancelled (cancel() called)",
+            ])
         alive.cancel()
     }
 

@@ -103,7 +103,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
             let inner = Inner(downstream: subscriber, size: size, prefetch: prefetch, whenFull: whenFull)
-            upstream.receive(subscriber: inner)
+            upstream.subscribe(inner)
         }
     }
 }

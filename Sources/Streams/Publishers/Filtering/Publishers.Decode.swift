@@ -63,7 +63,7 @@ extension Publishers {
         /// Attaches the subscriber through a decoding subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(subscriber: FilterProducer(downstream: subscriber, logic: Logic(decoder: decoder)))
+            upstream.subscribe(FilterProducer(downstream: subscriber, logic: Logic(decoder: decoder)))
         }
     }
 }

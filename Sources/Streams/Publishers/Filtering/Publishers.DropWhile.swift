@@ -80,7 +80,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
             let predicate = PlainPredicate<Upstream.Output, Failure>(self.predicate)
             let logic = DropWhileLogic(predicate: predicate, description: "DropWhile")
-            upstream.receive(subscriber: FilterProducer(downstream: subscriber, logic: logic))
+            upstream.subscribe(FilterProducer(downstream: subscriber, logic: logic))
         }
     }
 
@@ -116,7 +116,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
             let predicate = ThrowingPredicate<Upstream.Output, Upstream.Failure>(self.predicate)
             let logic = DropWhileLogic(predicate: predicate, description: "TryDropWhile")
-            upstream.receive(subscriber: FilterProducer(downstream: subscriber, logic: logic))
+            upstream.subscribe(FilterProducer(downstream: subscriber, logic: logic))
         }
     }
 }

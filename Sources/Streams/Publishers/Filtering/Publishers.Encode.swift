@@ -61,7 +61,7 @@ extension Publishers {
         /// Attaches the subscriber through an encoding subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(subscriber: FilterProducer(downstream: subscriber, logic: Logic(encoder: encoder)))
+            upstream.subscribe(FilterProducer(downstream: subscriber, logic: Logic(encoder: encoder)))
         }
     }
 }

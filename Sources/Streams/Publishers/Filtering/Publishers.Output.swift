@@ -92,7 +92,7 @@ extension Publishers {
         /// Attaches the subscriber through a range-selecting subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(subscriber: FilterProducer(downstream: subscriber, logic: Logic(range: range)))
+            upstream.subscribe(FilterProducer(downstream: subscriber, logic: Logic(range: range)))
         }
     }
 }

@@ -85,7 +85,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
             let predicate = PlainPredicate<Upstream.Output, Failure>(self.predicate)
             let logic = PrefixWhileLogic(predicate: predicate, description: "PrefixWhile")
-            upstream.receive(subscriber: FilterProducer(downstream: subscriber, logic: logic))
+            upstream.subscribe(FilterProducer(downstream: subscriber, logic: logic))
         }
     }
 
@@ -122,7 +122,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
             let predicate = ThrowingPredicate<Upstream.Output, Upstream.Failure>(self.predicate)
             let logic = PrefixWhileLogic(predicate: predicate, description: "TryPrefixWhile")
-            upstream.receive(subscriber: FilterProducer(downstream: subscriber, logic: logic))
+            upstream.subscribe(FilterProducer(downstream: subscriber, logic: logic))
         }
     }
 }

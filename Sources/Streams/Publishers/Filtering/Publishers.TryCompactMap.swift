@@ -65,7 +65,7 @@ extension Publishers {
         /// Attaches the subscriber through an unwrapping subscription to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == any Error {
-            upstream.receive(subscriber: FilterProducer(downstream: subscriber, logic: Logic(transform: transform)))
+            upstream.subscribe(FilterProducer(downstream: subscriber, logic: Logic(transform: transform)))
         }
     }
 }

@@ -61,7 +61,7 @@ extension Publishers {
         /// Attaches the subscriber through a filtering subscription to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == any Error {
-            upstream.receive(subscriber: FilterProducer(downstream: subscriber, logic: Logic(isIncluded: isIncluded)))
+            upstream.subscribe(FilterProducer(downstream: subscriber, logic: Logic(isIncluded: isIncluded)))
         }
     }
 }

@@ -69,7 +69,7 @@ extension Publishers {
         /// Attaches the subscriber through a deduplicating subscription to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == any Error {
-            upstream.receive(subscriber: FilterProducer(downstream: subscriber, logic: Logic(predicate: predicate)))
+            upstream.subscribe(FilterProducer(downstream: subscriber, logic: Logic(predicate: predicate)))
         }
     }
 }

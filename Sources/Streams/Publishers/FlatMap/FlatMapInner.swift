@@ -52,7 +52,7 @@ extension Publishers.FlatMap {
         @inlinable
         func receive(_ input: Upstream.Output) -> Subscribers.Demand {
             guard let index = lock.withLock({ state.addChild() }) else { return .none }
-            transform(input).receive(subscriber: upstreamSide(index))
+            transform(input).subscribe(upstreamSide(index))
             return .none
         }
 

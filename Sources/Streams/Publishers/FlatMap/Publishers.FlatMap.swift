@@ -136,7 +136,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
             let inner = Inner(downstream: subscriber, maxPublishers: maxPublishers, transform: transform)
             subscriber.receive(subscription: inner)
-            upstream.receive(subscriber: inner)
+            upstream.subscribe(inner)
         }
     }
 }

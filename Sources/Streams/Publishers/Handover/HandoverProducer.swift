@@ -179,7 +179,7 @@ where Downstream.Input == Logic.Second.Output, Downstream.Failure == Logic.Failu
         guard let logic else { return }
         switch logic.next(after: completion) {
         case .switchTo(let second):
-            second.receive(subscriber: upstreamSide(()))
+            second.subscribe(upstreamSide(()))
         case .complete(let completion):
             let live = lock.withLock { () -> Bool in
                 guard case .handingOver = state else { return false }

@@ -96,7 +96,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
             let producer = HandoverProducer(downstream: subscriber, logic: Logic(handler: handler))
-            upstream.receive(subscriber: producer.firstSide)
+            upstream.subscribe(producer.firstSide)
         }
     }
 
@@ -137,7 +137,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
             let producer = HandoverProducer(downstream: subscriber, logic: Logic(handler: handler))
-            upstream.receive(subscriber: producer.firstSide)
+            upstream.subscribe(producer.firstSide)
         }
     }
 }

@@ -158,7 +158,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
             let producer = HandoverProducer(downstream: subscriber, logic: Logic(suffix: suffix))
-            prefix.receive(subscriber: producer.firstSide)
+            prefix.subscribe(producer.firstSide)
         }
     }
 }

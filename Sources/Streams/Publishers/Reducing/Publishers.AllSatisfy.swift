@@ -85,7 +85,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
             let predicate = PlainPredicate<Upstream.Output, Failure>(self.predicate)
             let logic = AllSatisfyLogic(predicate: predicate, description: "AllSatisfy")
-            upstream.receive(subscriber: ReduceProducer(downstream: subscriber, logic: logic))
+            upstream.subscribe(ReduceProducer(downstream: subscriber, logic: logic))
         }
     }
 
@@ -125,7 +125,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
             let predicate = ThrowingPredicate<Upstream.Output, Upstream.Failure>(self.predicate)
             let logic = AllSatisfyLogic(predicate: predicate, description: "TryAllSatisfy")
-            upstream.receive(subscriber: ReduceProducer(downstream: subscriber, logic: logic))
+            upstream.subscribe(ReduceProducer(downstream: subscriber, logic: logic))
         }
     }
 }

@@ -181,9 +181,8 @@ extension Publishers {
         /// Attaches the subscriber through a comparing subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(
-                subscriber:
-                    ReduceProducer(downstream: subscriber, logic: Logic(areInIncreasingOrder: areInIncreasingOrder)))
+            upstream.subscribe(
+                ReduceProducer(downstream: subscriber, logic: Logic(areInIncreasingOrder: areInIncreasingOrder)))
         }
     }
 
@@ -222,9 +221,8 @@ extension Publishers {
         /// Attaches the subscriber through a comparing subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(
-                subscriber:
-                    ReduceProducer(downstream: subscriber, logic: Logic(areInIncreasingOrder: areInIncreasingOrder)))
+            upstream.subscribe(
+                ReduceProducer(downstream: subscriber, logic: Logic(areInIncreasingOrder: areInIncreasingOrder)))
         }
     }
 }

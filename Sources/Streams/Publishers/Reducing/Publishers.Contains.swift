@@ -52,7 +52,7 @@ extension Publishers {
         /// Attaches the subscriber through a searching subscriber to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(subscriber: ReduceProducer(downstream: subscriber, logic: Logic(wanted: output)))
+            upstream.subscribe(ReduceProducer(downstream: subscriber, logic: Logic(wanted: output)))
         }
     }
 }

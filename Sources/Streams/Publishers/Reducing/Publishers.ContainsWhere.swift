@@ -83,7 +83,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
             let predicate = PlainPredicate<Upstream.Output, Failure>(self.predicate)
             let logic = ContainsWhereLogic(predicate: predicate, description: "ContainsWhere")
-            upstream.receive(subscriber: ReduceProducer(downstream: subscriber, logic: logic))
+            upstream.subscribe(ReduceProducer(downstream: subscriber, logic: logic))
         }
     }
 
@@ -120,7 +120,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
             let predicate = ThrowingPredicate<Upstream.Output, Upstream.Failure>(self.predicate)
             let logic = ContainsWhereLogic(predicate: predicate, description: "TryContainsWhere")
-            upstream.receive(subscriber: ReduceProducer(downstream: subscriber, logic: logic))
+            upstream.subscribe(ReduceProducer(downstream: subscriber, logic: logic))
         }
     }
 }

@@ -83,7 +83,7 @@ extension Publishers {
             // Combine's own subscription for `first(where:)` calls itself `TryFirst`.
             let predicate = PlainPredicate<Upstream.Output, Failure>(self.predicate)
             let logic = FirstWhereLogic(predicate: predicate, description: "TryFirst")
-            upstream.receive(subscriber: ReduceProducer(downstream: subscriber, logic: logic))
+            upstream.subscribe(ReduceProducer(downstream: subscriber, logic: logic))
         }
     }
 
@@ -119,7 +119,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
             let predicate = ThrowingPredicate<Upstream.Output, Upstream.Failure>(self.predicate)
             let logic = FirstWhereLogic(predicate: predicate, description: "TryFirstWhere")
-            upstream.receive(subscriber: ReduceProducer(downstream: subscriber, logic: logic))
+            upstream.subscribe(ReduceProducer(downstream: subscriber, logic: logic))
         }
     }
 }

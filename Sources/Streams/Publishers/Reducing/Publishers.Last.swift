@@ -44,7 +44,7 @@ extension Publishers {
         /// Attaches the subscriber through a subscriber that keeps the latest element.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(subscriber: ReduceProducer(downstream: subscriber, logic: Logic()))
+            upstream.subscribe(ReduceProducer(downstream: subscriber, logic: Logic()))
         }
     }
 }

@@ -77,7 +77,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
             let predicate = PlainPredicate<Upstream.Output, Failure>(self.predicate)
             let logic = LastWhereLogic(predicate: predicate, description: "LastWhere")
-            upstream.receive(subscriber: ReduceProducer(downstream: subscriber, logic: logic))
+            upstream.subscribe(ReduceProducer(downstream: subscriber, logic: logic))
         }
     }
 
@@ -113,7 +113,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
             let predicate = ThrowingPredicate<Upstream.Output, Upstream.Failure>(self.predicate)
             let logic = LastWhereLogic(predicate: predicate, description: "TryLastWhere")
-            upstream.receive(subscriber: ReduceProducer(downstream: subscriber, logic: logic))
+            upstream.subscribe(ReduceProducer(downstream: subscriber, logic: logic))
         }
     }
 }

@@ -81,7 +81,7 @@ extension Publishers {
             let logic = ReduceOperatorLogic<Upstream.Output, Upstream.Failure, Output, Failure>(
                 initial: initial, name: "Reduce"
             ) { [nextPartialResult] partial, next in .success(nextPartialResult(partial, next)) }
-            upstream.receive(subscriber: ReduceProducer(downstream: subscriber, logic: logic))
+            upstream.subscribe(ReduceProducer(downstream: subscriber, logic: logic))
         }
     }
 
@@ -124,7 +124,7 @@ extension Publishers {
             let logic = ReduceOperatorLogic<Upstream.Output, Upstream.Failure, Output, any Error>(
                 initial: initial, name: "TryReduce"
             ) { [nextPartialResult] partial, next in Result { try nextPartialResult(partial, next) } }
-            upstream.receive(subscriber: ReduceProducer(downstream: subscriber, logic: logic))
+            upstream.subscribe(ReduceProducer(downstream: subscriber, logic: logic))
         }
     }
 }

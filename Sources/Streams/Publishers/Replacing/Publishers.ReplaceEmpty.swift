@@ -57,7 +57,7 @@ extension Publishers {
         /// Attaches the subscriber through a subscriber that watches for an empty stream.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(subscriber: ReplacementProducer<S, Logic>(downstream: subscriber, replacement: output))
+            upstream.subscribe(ReplacementProducer<S, Logic>(downstream: subscriber, replacement: output))
         }
     }
 }

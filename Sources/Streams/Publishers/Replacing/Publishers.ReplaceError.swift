@@ -54,7 +54,7 @@ extension Publishers {
         /// Attaches the subscriber through a subscriber that turns a failure into the replacement.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, S.Failure == Never {
-            upstream.receive(subscriber: ReplacementProducer<S, Logic>(downstream: subscriber, replacement: output))
+            upstream.subscribe(ReplacementProducer<S, Logic>(downstream: subscriber, replacement: output))
         }
     }
 }

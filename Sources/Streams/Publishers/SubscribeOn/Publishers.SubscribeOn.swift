@@ -87,9 +87,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
             let inner = Inner(downstream: subscriber, scheduler: scheduler, options: options)
             let upstream = self.upstream
-            scheduler.schedule(options: options) {
-                upstream.receive(subscriber: inner)
-            }
+            scheduler.schedule(options: options, TimelineRecording.carrying { upstream.subscribe(inner) })
         }
     }
 }
@@ -148,17 +146,14 @@ extension Publishers.SubscribeOn {
         @inlinable
         func request(_ demand: Subscribers.Demand) {
             guard let subscription = lock.withLock({ state.status.subscription }) else { return }
-            scheduler.schedule(options: options) {
-                self.call(.request(subscription, demand))
-            }
+            scheduler.schedule(
+                options: options, TimelineRecording.carrying { self.call(.request(subscription, demand)) })
         }
 
         @inlinable
         func cancel() {
             guard let subscription = lock.withLock({ state.cancel() }) else { return }
-            scheduler.schedule(options: options) {
-                self.call(.cancel(subscription))
-            }
+            scheduler.schedule(options: options, TimelineRecording.carrying { self.call(.cancel(subscription)) })
         }
 
         /// Makes `call` upstream now, or after the calls already under way.

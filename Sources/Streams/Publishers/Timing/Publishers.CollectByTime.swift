@@ -106,13 +106,13 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
             switch strategy {
             case .byTime(let scheduler, let stride):
-                upstream.receive(
-                    subscriber: Inner(
+                upstream.subscribe(
+                    Inner(
                         downstream: subscriber, scheduler: scheduler, stride: stride, count: nil, options: options))
             case .byTimeOrCount(let scheduler, let stride, let count):
                 precondition(count > 0, "collect(.byTimeOrCount(_:_:_:)) needs a count greater than zero, got \(count)")
-                upstream.receive(
-                    subscriber: Inner(
+                upstream.subscribe(
+                    Inner(
                         downstream: subscriber, scheduler: scheduler, stride: stride, count: count, options: options))
             }
         }

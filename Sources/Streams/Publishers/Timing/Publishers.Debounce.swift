@@ -93,8 +93,8 @@ extension Publishers {
         /// Attaches the subscriber through a debouncing subscription to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(
-                subscriber: Inner(downstream: subscriber, dueTime: dueTime, scheduler: scheduler, options: options))
+            upstream.subscribe(
+                Inner(downstream: subscriber, dueTime: dueTime, scheduler: scheduler, options: options))
         }
     }
 }
@@ -153,10 +153,9 @@ extension Publishers.Debounce {
                 after: scheduler.now.advanced(by: dueTime),
                 interval: dueTime,
                 tolerance: scheduler.minimumTolerance,
-                options: options
-            ) {
-                self.due(started.generation)
-            }
+                options: options,
+                TimelineRecording.carrying { self.due(started.generation) }
+            )
             if !lock.withLock({ state.keep(timer, of: started.generation) }) { timer.cancel() }
             started.replaced?.cancel()
             return .none

@@ -107,7 +107,7 @@ extension Publishers {
             let inner = Inner(
                 downstream: subscriber, interval: interval, tolerance: tolerance, scheduler: scheduler,
                 options: options)
-            upstream.receive(subscriber: inner)
+            upstream.subscribe(inner)
         }
     }
 }
@@ -173,14 +173,14 @@ extension Publishers.Delay {
         /// Schedules the release of the event just held `interval` from now.
         @inlinable
         func scheduleRelease() {
-            scheduler.schedule(after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options) {
-                self.release()
-            }
+            scheduler.schedule(
+                after: scheduler.now.advanced(by: interval), tolerance: tolerance, options: options,
+                TimelineRecording.carrying { self.release() })
         }
 
         @inlinable
         func scheduleDelivery() {
-            scheduler.schedule(options: options) { self.deliverReleased() }
+            scheduler.schedule(options: options, TimelineRecording.carrying { self.deliverReleased() })
         }
 
         @inlinable

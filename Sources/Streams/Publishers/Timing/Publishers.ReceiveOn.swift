@@ -93,7 +93,7 @@ extension Publishers {
         /// scheduler.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Failure == S.Failure, Output == S.Input {
-            upstream.receive(subscriber: Inner(downstream: subscriber, scheduler: scheduler, options: options))
+            upstream.subscribe(Inner(downstream: subscriber, scheduler: scheduler, options: options))
         }
     }
 }
@@ -139,12 +139,12 @@ extension Publishers.ReceiveOn {
 
         @inlinable
         func scheduleRelease() {
-            scheduler.schedule(options: options) { self.release() }
+            scheduler.schedule(options: options, TimelineRecording.carrying { self.release() })
         }
 
         @inlinable
         func scheduleDelivery() {
-            scheduler.schedule(options: options) { self.deliverReleased() }
+            scheduler.schedule(options: options, TimelineRecording.carrying { self.deliverReleased() })
         }
 
         @inlinable

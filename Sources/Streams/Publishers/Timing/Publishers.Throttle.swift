@@ -93,8 +93,8 @@ extension Publishers {
         /// Attaches the subscriber through a throttling subscription to the upstream publisher.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where Output == S.Input, Failure == S.Failure {
-            upstream.receive(
-                subscriber: Inner(downstream: subscriber, interval: interval, scheduler: scheduler, latest: latest))
+            upstream.subscribe(
+                Inner(downstream: subscriber, interval: interval, scheduler: scheduler, latest: latest))
         }
     }
 }

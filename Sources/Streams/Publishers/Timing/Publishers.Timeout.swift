@@ -120,7 +120,7 @@ extension Publishers {
             let inner = Inner(
                 downstream: subscriber, interval: interval, scheduler: scheduler, options: options,
                 customError: customError)
-            upstream.receive(subscriber: inner)
+            upstream.subscribe(inner)
         }
     }
 }
@@ -259,12 +259,12 @@ extension Publishers.Timeout {
 
         @inlinable
         func scheduleRelease() {
-            scheduler.schedule(options: options) { self.release() }
+            scheduler.schedule(options: options, TimelineRecording.carrying { self.release() })
         }
 
         @inlinable
         func scheduleDelivery() {
-            scheduler.schedule(options: options) { self.deliverReleased() }
+            scheduler.schedule(options: options, TimelineRecording.carrying { self.deliverReleased() })
         }
 
         @usableFromInline

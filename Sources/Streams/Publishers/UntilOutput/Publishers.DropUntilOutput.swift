@@ -73,8 +73,8 @@ extension Publishers {
             let trigger = Inner.Trigger(receiver: inner)
             inner.state.trigger = trigger
             subscriber.receive(subscription: inner)
-            other.receive(subscriber: trigger)
-            upstream.receive(subscriber: inner)
+            other.subscribe(trigger)
+            upstream.subscribe(inner)
         }
     }
 }

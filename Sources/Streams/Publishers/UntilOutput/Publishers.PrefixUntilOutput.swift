@@ -67,8 +67,8 @@ extension Publishers {
             let inner = Inner(downstream: subscriber)
             let termination = Inner.Termination(receiver: inner)
             inner.state.termination = termination
-            other.receive(subscriber: termination)
-            upstream.receive(subscriber: inner)
+            other.subscribe(termination)
+            upstream.subscribe(inner)
         }
     }
 }

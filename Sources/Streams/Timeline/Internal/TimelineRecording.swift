@@ -1,51 +1,195 @@
 import Synchronization
 
-/// What every marked point of every recorder shares: whether any point has a live subscription
-/// (so that releasing an `AnyCancellable` costs one load while none has), and why the threads that
-/// are cancelling right now are cancelling (so that a cancel passed up a chain keeps its reason).
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// What every recorder shares: whether any timeline is being recorded at all (so that a subscribe
+/// or the release of an `AnyCancellable` costs one load while none is), and which recorder records
+/// every subscription of the process, or of a scope.
+@usableFromInline
 enum TimelineRecording {
-    /// How many subscriptions through marked points are alive.
-    static let liveSubscriptions = Atomic<Int>(0)
+    /// Nonzero while anything could record: a live tap, a scope of ``TimelineRecorder/record(_:)``,
+    /// or a recorder recording the whole process. It starts at 1 when the environment asks for a
+    /// recording (``TimelineEnvironment``).
+    static let gate = Atomic<Int>(TimelineEnvironment.isRequested ? 1 : 0)
 
-    /// The cancellations running now, thread by thread, innermost last, with their reasons.
-    private static let cancellations = RunningCancellations()
+    /// The recorder of the scope of ``TimelineRecorder/record(_:)`` the calling code is in.
+    @TaskLocal static var scoped: TimelineRecorder?
 
-    /// The cancellations running now, under a lock of the library's own, which the thread sanitizer
-    /// sees.
-    private final class RunningCancellations:
-        // @unchecked Sendable: `running` is guarded by `lock`.
+    /// The recorder that records every subscription of the process, if any.
+    private static let process = ProcessRecorder()
+
+    /// The recorder recording every subscription of the process, under a lock of the library's own.
+    private final class ProcessRecorder:
+        // @unchecked Sendable: `recorder` is guarded by `lock`.
         @unchecked Sendable
     {
         private let lock = Lock()
-        private var running: [(thread: UInt, reason: TimelineCancelReason)] = []
+        private var recorder: TimelineRecorder? = TimelineEnvironment.recorder
 
-        /// Runs `body` with the list, under the lock.
-        func withLock<Result>(_ body: (inout [(thread: UInt, reason: TimelineCancelReason)]) -> Result) -> Result {
-            lock.withLock { body(&running) }
+        /// The recorder, if any.
+        var current: TimelineRecorder? { lock.withLock { recorder } }
+
+        /// Replaces the recorder; returns the one it replaced.
+        func exchange(_ new: TimelineRecorder?) -> TimelineRecorder? {
+            lock.withLock {
+                let old = recorder
+                recorder = new
+                return old
+            }
         }
     }
 
-    /// Whether any subscription through a marked point is alive.
+    /// Whether anything could be recording now.
+    @usableFromInline
     static var isActive: Bool {
-        liveSubscriptions.load(ordering: .relaxed) > 0
+        gate.load(ordering: .relaxed) > 0
+    }
+
+    /// The recorder recording every subscription of the process, if any.
+    static var processRecorder: TimelineRecorder? { process.current }
+
+    /// Makes `recorder` record every subscription of the process, in place of the one that did.
+    static func startRecording(to recorder: TimelineRecorder) {
+        if process.exchange(recorder) == nil { gate.add(1, ordering: .relaxed) }
+    }
+
+    /// Stops `recorder` recording every subscription of the process, if it is the one that does.
+    static func stopRecording(to recorder: TimelineRecorder) {
+        let old = process.exchange(nil)
+        if old == nil { return }
+        if old !== recorder {
+            _ = process.exchange(old)
+            return
+        }
+        gate.subtract(1, ordering: .relaxed)
     }
 
     /// Runs `cancel`, a cancellation for `reason`, on the calling thread, noting the reason
-    /// meanwhile: a marked point upstream that it cancels records the same reason.
+    /// meanwhile: a tap upstream that it cancels records the same reason.
     static func cancelling(for reason: TimelineCancelReason, _ cancel: () -> Void) {
-        let thread = ThreadIdentity.current.rawValue
-        cancellations.withLock { $0.append((thread, reason)) }
-        defer {
-            cancellations.withLock { running in
-                if let index = running.lastIndex(where: { $0.thread == thread }) { running.remove(at: index) }
-            }
-        }
-        cancel()
+        TimelineFrame.with(nil, .cancelling(reason), cancel)
     }
 
-    /// The reason of the innermost cancellation running on the calling thread, if any.
-    static var reasonOnCurrentThread: TimelineCancelReason? {
-        let thread = ThreadIdentity.current.rawValue
-        return cancellations.withLock { running in running.last { $0.thread == thread }?.reason }
+    /// `action`, to run later on a scheduler with the calling thread's innermost timeline frame
+    /// in place, so that what it does is seen as what caused it: a value `receive(on:)` delivers
+    /// comes from the value that arrived upstream, a subscription `subscribe(on:)` makes belongs to
+    /// its pipeline. While nothing records a timeline, `action` itself.
+    @usableFromInline
+    static func carrying(_ action: @escaping () -> Void) -> () -> Void {
+        guard isActive, let (tap, activity) = TimelineFrame.innermost else { return action }
+        return { TimelineFrame.with(tap, activity, action) }
+    }
+
+    /// Where a subscription that is not marked goes, if every subscription is being recorded here:
+    /// the recorder of the tap that is subscribing or delivering on this thread, else the scope's,
+    /// else the process's.
+    static func recorderForEverySubscription() -> TimelineRecorder? {
+        if let (tap, _) = TimelineFrame.innermostTap, let recorder = tap.everySubscriptionRecorder {
+            return recorder
+        }
+        return scoped ?? processRecorder
+    }
+}
+
+extension Publisher {
+    /// Subscribes `subscriber` while something could be recording a timeline: through a tap of its
+    /// own when every subscription is being recorded, directly otherwise.
+    @usableFromInline
+    func subscribeRecordingTimeline<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
+        let innermost = TimelineFrame.innermostTap
+        // A publisher that hands its subscriber on to another (`AnyPublisher`, `Deferred`, `share`)
+        // gets no lane of its own: the tap subscribing is already there.
+        if let (tap, activity) = innermost, case .subscribing = activity,
+            let subscribing = subscriber as? TimelineTap, subscribing === tap
+        {
+            receive(subscriber: subscriber)
+            return
+        }
+        guard !(self is any TimelineMarkedPublisher), let recorder = TimelineRecording.recorderForEverySubscription()
+        else {
+            receive(subscriber: subscriber)
+            return
+        }
+        let lane = recorder.makeLane(named: timelineName(of: self), below: innermost)
+        let tap = TimelineTapSubscription(
+            recorder: recorder, lane: lane, everySubscription: recorder, downstream: subscriber)
+        tap.subscribe(to: self)
+    }
+}
+
+/// The name of `publisher`'s type, without its generic arguments: `Map`, `PassthroughSubject`; for
+/// a type-erased publisher, the name of the publisher it erases.
+func timelineName(of publisher: some Publisher) -> String {
+    if let named = publisher as? any TimelineNamedPublisher { return named.timelineName }
+    let full = String(describing: type(of: publisher))
+    return full.firstIndex(of: "<").map { String(full[..<$0]) } ?? full
+}
+
+/// A publisher that names itself in a timeline other than by its type: one that erases another's.
+protocol TimelineNamedPublisher {
+    /// The name its lanes take.
+    var timelineName: String { get }
+}
+
+/// A publisher that records its own subscriptions under a name of the user's: a point marked with
+/// `recordTimeline(_:to:)`.
+protocol TimelineMarkedPublisher {}
+
+/// What the environment asks of timelines: `STREAMS_TIMELINE` names a file to write the trace of
+/// the whole process to when it exits, and `STREAMS_TIMELINE_CAPACITY` how many events to keep.
+enum TimelineEnvironment {
+    /// The path of the trace file, if the environment asks for one.
+    static let tracePath: String? = {
+        guard let value = getenv("STREAMS_TIMELINE"), value.pointee != 0 else { return nil }
+        return String(cString: value)
+    }()
+
+    /// Whether the environment asks for the whole process to be recorded.
+    static var isRequested: Bool { tracePath != nil }
+
+    /// The recorder recording the process for the environment, made on first use, which also
+    /// arranges for the trace to be written when the process exits.
+    static let recorder: TimelineRecorder? = {
+        guard tracePath != nil else { return nil }
+        let recorder: TimelineRecorder
+        if let text = getenv("STREAMS_TIMELINE_CAPACITY").map({ String(cString: $0) }) {
+            do {
+                recorder = try TimelineRecorder(capacity: Int(text) ?? 0)
+            } catch {
+                report("STREAMS_TIMELINE_CAPACITY=\(text): \(error); keeping 100000 events")
+                recorder = (try? TimelineRecorder(capacity: 100_000)) ?? TimelineRecorder()
+            }
+        } else {
+            recorder = (try? TimelineRecorder(capacity: 100_000)) ?? TimelineRecorder()
+        }
+        atexit { TimelineEnvironment.writeTrace() }
+        return recorder
+    }()
+
+    /// Writes the environment's recorder's trace to its file, saying on the standard error where
+    /// it went or why it could not.
+    static func writeTrace() {
+        guard let tracePath, let recorder else { return }
+        do {
+            try recorder.writeTrace(to: tracePath)
+            let (events, dropped) = recorder.snapshot()
+            report(
+                "wrote a timeline of \(events.count) events to \(tracePath)\(dropped > 0 ? " (\(dropped) older events dropped)" : "")"
+            )
+        } catch {
+            report("\(error)")
+        }
+    }
+
+    /// Writes `message` on the standard error, as Streams' timelines speak.
+    static func report(_ message: String) {
+        let bytes = Array("Streams timeline: \(message)\n".utf8)
+        _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
     }
 }

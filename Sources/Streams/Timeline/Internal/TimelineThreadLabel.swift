@@ -1,12 +1,7 @@
 internal import CStreamsPlatform
 
 /// The label a timeline gives the calling thread: its name, or `thread` and its number when it has
-/// none.
+/// none; read on the thread's first event and kept for its life.
 func timelineThreadLabel() -> String {
-    var buffer = [CChar](repeating: 0, count: 64)
-    let length = Int(streams_thread_name(&buffer, buffer.count))
-    if length > 0 {
-        return String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-    return "thread \(streams_thread_number())"
+    String(cString: streams_thread_label())
 }
