@@ -1,4 +1,5 @@
 import Foundation
+import StreamsTesting
 
 /// Every file the diagrams make, by path inside the documentation catalog: each picture in both
 /// appearances, and for each reference page that shows pictures, its documentation extension.
@@ -7,6 +8,8 @@ struct DiagramFiles {
     static let pictureFolder = "Resources/Marbles"
     /// Where the reference pages' extensions go, inside the catalog.
     static let pageFolder = "Extensions/Marbles"
+    /// Where the timelines the articles show go, inside the catalog.
+    static let timelineFolder = "Resources/Timelines"
 
     /// The contents, by path relative to the catalog.
     private(set) var contents: [String: String] = [:]
@@ -15,8 +18,18 @@ struct DiagramFiles {
     /// Each picture's alternative text, by its resource name.
     private(set) var altTexts: [String: String] = [:]
 
-    /// Runs every scenario and lays out what it drew.
-    init(scenarios: [MarbleScenario]) {
+    /// The generated texts the articles show, by the name their code blocks are marked with.
+    private(set) var articleTexts: TimelineArticleText
+
+    /// Runs every scenario and every timeline, and lays out what they drew.
+    init(scenarios: [MarbleScenario], timelines: [String: TimelinePicture], texts: [String: String]) {
+        articleTexts = TimelineArticleText(texts: texts)
+        for (file, picture) in timelines {
+            contents["\(Self.timelineFolder)/\(file).svg"] = picture.svg(appearance: .light)
+            contents["\(Self.timelineFolder)/\(file)~dark.svg"] = picture.svg(appearance: .dark)
+            pictureCount += 2
+            altTexts[file] = picture.altText
+        }
         var pages: [(link: String, diagrams: [ReferencePage.Diagram])] = []
         for scenario in scenarios {
             let picture = scenario.draw()
@@ -54,8 +67,9 @@ struct DiagramFiles {
             if committed != content { problems.append("differs: \(catalog)/\(path)") }
         }
         for path in try leftOver(in: catalog) { problems.append("left over: \(catalog)/\(path)") }
-        for (path, _) in try articlesWithStaleAltText(in: catalog) {
-            problems.append("an image's alternative text is not what its picture shows: \(catalog)/\(path)")
+        for (path, _) in try articlesWithStaleText(in: catalog) {
+            problems.append(
+                "an image's alternative text or a generated text is not what the run shows: \(catalog)/\(path)")
         }
         return problems
     }
@@ -75,7 +89,7 @@ struct DiagramFiles {
             try manager.removeItem(at: URL(fileURLWithPath: catalog).appendingPathComponent(path))
             changed += 1
         }
-        for (path, fixed) in try articlesWithStaleAltText(in: catalog) {
+        for (path, fixed) in try articlesWithStaleText(in: catalog) {
             try fixed.write(
                 to: URL(fileURLWithPath: catalog).appendingPathComponent(path), atomically: true, encoding: .utf8)
             changed += 1
@@ -84,25 +98,33 @@ struct DiagramFiles {
     }
 
     /// The articles and tutorials, outside the generated pages, that show a picture with another
-    /// alternative text than the picture's own, each with its text corrected.
-    private func articlesWithStaleAltText(in catalog: String) throws -> [(path: String, fixed: String)] {
+    /// alternative text than the picture's own, or a generated text other than the run's, each
+    /// with its text corrected.
+    private func articlesWithStaleText(in catalog: String) throws -> [(path: String, fixed: String)] {
         let root = URL(fileURLWithPath: catalog)
         guard let walker = FileManager.default.enumerator(atPath: root.path) else { return [] }
         var stale: [(String, String)] = []
         for case let path as String in walker
         where (path.hasSuffix(".md") || path.hasSuffix(".tutorial")) && !path.hasPrefix(Self.pageFolder + "/") {
             let text = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
-            let fixed = withCurrentAltTexts(text)
+            let fixed = articleTexts.applied(to: withCurrentAltTexts(text))
             if fixed != text { stale.append((path, fixed)) }
         }
         return stale.sorted { $0.0 < $1.0 }
     }
 
-    /// `text` with the alternative text of every `![…](marble-…)` image replaced by its picture's.
+    /// `text` with the alternative text of every `![…](marble-…)` and `![…](timeline-…)` image
+    /// replaced by its picture's.
     private func withCurrentAltTexts(_ text: String) -> String {
+        ["marble-", "timeline-"].reduce(text) { withCurrentAltTexts($0, prefix: $1) }
+    }
+
+    /// `text` with the alternative text of every image whose name starts with `prefix` replaced by
+    /// its picture's.
+    private func withCurrentAltTexts(_ text: String, prefix: String) -> String {
         var result = ""
         var rest = Substring(text)
-        while let link = rest.range(of: "](marble-") {
+        while let link = rest.range(of: "](" + prefix) {
             let before = rest[..<link.lowerBound]
             guard let open = before.range(of: "![", options: .backwards),
                 let close = rest[link.upperBound...].firstIndex(of: ")")
@@ -111,7 +133,7 @@ struct DiagramFiles {
                 rest = rest[link.upperBound...]
                 continue
             }
-            let name = "marble-" + rest[link.upperBound..<close]
+            let name = prefix + rest[link.upperBound..<close]
             let alt = altTexts[name] ?? String(rest[open.upperBound..<link.lowerBound])
             result += rest[..<open.upperBound] + alt + "](" + name + ")"
             rest = rest[rest.index(after: close)...]
@@ -122,7 +144,7 @@ struct DiagramFiles {
     /// Files in the diagrams' folders that no scenario makes any more.
     private func leftOver(in catalog: String) throws -> [String] {
         var paths: [String] = []
-        for folder in [Self.pictureFolder, Self.pageFolder] {
+        for folder in [Self.pictureFolder, Self.pageFolder, Self.timelineFolder] {
             let url = URL(fileURLWithPath: catalog).appendingPathComponent(folder)
             let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
             paths += names.sorted().map { "\(folder)/\($0)" }.filter { contents[$0] == nil }

@@ -11,15 +11,19 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 let checking = arguments.contains("--check")
 let catalog = arguments.first { !$0.hasPrefix("--") } ?? "Docs/Streams.docc"
 
+// The timelines name the thread their runs happen on: the same name on every machine.
+Thread.current.name = "main"
+
 let started = ContinuousClock.now
 let scenarios =
     transformingScenarios + filteringScenarios + combiningScenarios + errorScenarios
     + timingScenarios + sharingScenarios
-let files = DiagramFiles(scenarios: scenarios)
+let files = DiagramFiles(
+    scenarios: scenarios, timelines: DebuggingTimelines.pictures, texts: DebuggingTimelines.texts)
 let elapsed = ContinuousClock.now - started
 let milliseconds = Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15
 let summary =
-    "\(scenarios.count) diagrams (\(files.pictureCount) SVG files) on \(files.pageCount) reference pages, drawn in \(String(format: "%.0f", milliseconds)) ms"
+    "\(scenarios.count) diagrams and \(DebuggingTimelines.pictures.count) timelines (\(files.pictureCount) SVG files) on \(files.pageCount) reference pages, drawn in \(String(format: "%.0f", milliseconds)) ms"
 
 do {
     if checking {

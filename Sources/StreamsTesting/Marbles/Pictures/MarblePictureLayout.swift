@@ -54,7 +54,14 @@ struct MarblePictureLayout {
         self.columns = columns
         self.rulerLabel = rulerLabel
         let titleWidth = max(64, (lines.map { Double($0.title.count) }.max() ?? 0) * Self.titleCharacterWidth + 16)
-        axisStart = (Self.margin + titleWidth + 8).rounded()
+        // A wide marble near the start reaches back past the axis's start: room for it, so that it
+        // does not cover the longest title (whose room ends about 20 points before the axis).
+        let reach =
+            lines.flatMap(\.segments).flatMap(\.marks).map { mark -> Double in
+                guard case .value(let label) = mark.event else { return 0 }
+                return Self.marbleWidth(label) / 2 - mark.time * Self.columnWidth
+            }.max() ?? 0
+        axisStart = (Self.margin + titleWidth + 8 + max(0, reach - 20)).rounded()
         axisEnd = axisStart + Double(columns) * Self.columnWidth
         let captionWidth =
             caption.isEmpty ? 0 : Double(caption.count) * Self.captionCharacterWidth + 2 * Self.margin + 32
