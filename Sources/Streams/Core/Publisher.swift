@@ -36,14 +36,30 @@ extension Publisher {
     ///
     /// - Parameter subscriber: The subscriber to attach to this publisher; once attached, it can begin
     ///   to receive values.
-    @inlinable
+    @inlinable @inline(__always)
     public func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
-        // While nothing records a timeline (see `TimelineRecorder`), this costs one load.
-        if !TimelineRecording.isActive {
-            receive(subscriber: subscriber)
+        // Always inlined, so that `receive(subscriber:)` is specialized for the subscriber where
+        // it is called, as if called directly: it may set up the per-value path. While nothing
+        // records a timeline (see `TimelineRecorder`), the check costs one load.
+        if _slowPath(TimelineRecording.isActive) {
+            subscribeWhileRecording(subscriber)
         } else {
-            subscribeRecordingTimeline(subscriber)
+            receive(subscriber: subscriber)
         }
+    }
+
+    /// Subscribes `subscriber` while something could be recording a timeline: through a tap of its
+    /// own when every subscription is being recorded, directly otherwise. Specialized where it is
+    /// called, and never inlined there, so that the common path stays as small as a direct call.
+    @inlinable @inline(never)
+    func subscribeWhileRecording<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
+        guard
+            let plan = TimelineRecording.plan(
+                forwarding: subscriber as? TimelineTap, isMarked: self is any TimelineMarkedPublisher,
+                name: (self as? any TimelineNamedPublisher)?.timelineName, type: Self.self)
+        else { return receive(subscriber: subscriber) }
+        let tap = TimelineTapSubscription(plan: plan, downstream: subscriber)
+        TimelineRecording.subscribing(tap) { receive(subscriber: tap) }
     }
 }
 

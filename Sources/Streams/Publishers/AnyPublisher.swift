@@ -42,6 +42,7 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
 
 extension AnyPublisher: TimelineNamedPublisher {
     /// The name of the publisher it erases.
+    @usableFromInline
     var timelineName: String { box.timelineName }
 }
 

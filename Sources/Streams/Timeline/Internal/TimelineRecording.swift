@@ -1,4 +1,5 @@
-import Synchronization
+// Public, so that `Publisher.subscribe(_:)`, inlined into its callers, reads the gate as one load.
+public import Synchronization
 
 #if canImport(Darwin)
     import Darwin
@@ -14,9 +15,12 @@ import Synchronization
 @usableFromInline
 enum TimelineRecording {
     /// Nonzero while anything could record: a live tap, a scope of ``TimelineRecorder/record(_:)``,
-    /// or a recorder recording the whole process. It starts at 1 when the environment asks for a
-    /// recording (``TimelineEnvironment``).
-    static let gate = Atomic<Int>(TimelineEnvironment.isRequested ? 1 : 0)
+    /// or a recorder recording the whole process. It starts at 1, a constant (so that reading it
+    /// needs no lazy initialization), which stands for the environment until it is read
+    /// (``TimelineEnvironment/settled``): the first subscription takes the 1 away unless the
+    /// environment asks for a recording.
+    @usableFromInline
+    static let gate = Atomic<Int>(1)
 
     /// The recorder of the scope of ``TimelineRecorder/record(_:)`` the calling code is in.
     @TaskLocal static var scoped: TimelineRecorder?
@@ -46,7 +50,7 @@ enum TimelineRecording {
     }
 
     /// Whether anything could be recording now.
-    @usableFromInline
+    @inlinable
     static var isActive: Bool {
         gate.load(ordering: .relaxed) > 0
     }
@@ -73,6 +77,7 @@ enum TimelineRecording {
     /// Runs `cancel`, a cancellation for `reason`, on the calling thread, noting the reason
     /// meanwhile: a tap upstream that it cancels records the same reason.
     static func cancelling(for reason: TimelineCancelReason, _ cancel: () -> Void) {
+        TimelineEnvironment.settle()
         TimelineFrame.with(nil, .cancelling(reason), cancel)
     }
 
@@ -97,41 +102,62 @@ enum TimelineRecording {
     }
 }
 
-extension Publisher {
-    /// Subscribes `subscriber` while something could be recording a timeline: through a tap of its
-    /// own when every subscription is being recorded, directly otherwise.
+extension TimelineRecording {
+    /// The lane a subscription being made while something could be recording gets, if every
+    /// subscription is being recorded here; `nil` for one that is not recorded, that is made
+    /// through a marked point (which records it itself), or that a publisher hands on to another
+    /// (`AnyPublisher`, `Deferred`, `share`): the tap subscribing is already there.
+    ///
+    /// - Parameters:
+    ///   - subscriber: The subscriber if it is a tap.
+    ///   - isMarked: Whether the publisher is a marked point.
+    ///   - name: The name a type-erased publisher gives itself.
+    ///   - type: The publisher's type, which names the lane otherwise.
     @usableFromInline
-    func subscribeRecordingTimeline<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
+    static func plan(
+        forwarding subscriber: TimelineTap?, isMarked: Bool, name: String?, type: Any.Type
+    ) -> TimelineTapPlan? {
+        TimelineEnvironment.settle()
         let innermost = TimelineFrame.innermostTap
-        // A publisher that hands its subscriber on to another (`AnyPublisher`, `Deferred`, `share`)
-        // gets no lane of its own: the tap subscribing is already there.
-        if let (tap, activity) = innermost, case .subscribing = activity,
-            let subscribing = subscriber as? TimelineTap, subscribing === tap
-        {
-            receive(subscriber: subscriber)
-            return
+        if let subscriber, let (tap, activity) = innermost, case .subscribing = activity, subscriber === tap {
+            return nil
         }
-        guard !(self is any TimelineMarkedPublisher), let recorder = TimelineRecording.recorderForEverySubscription()
-        else {
-            receive(subscriber: subscriber)
-            return
-        }
-        let lane = recorder.makeLane(named: timelineName(of: self), below: innermost)
-        let tap = TimelineTapSubscription(
-            recorder: recorder, lane: lane, everySubscription: recorder, downstream: subscriber)
-        tap.subscribe(to: self)
+        guard !isMarked, let recorder = recorderForEverySubscription() else { return nil }
+        let lane = recorder.makeLane(named: name ?? timelineName(of: type), below: innermost)
+        return TimelineTapPlan(recorder: recorder, lane: lane)
     }
+
+    /// Runs `body`, which subscribes `tap` upstream, noting meanwhile that it is subscribing: a
+    /// subscription made upstream in the meantime belongs downstream of it.
+    @usableFromInline
+    static func subscribing(_ tap: TimelineTap, _ body: () -> Void) {
+        TimelineFrame.with(tap, .subscribing, body)
+    }
+}
+
+/// Where a new tap records, and on which lane.
+@usableFromInline
+struct TimelineTapPlan {
+    /// The recorder that records every subscription made here.
+    let recorder: TimelineRecorder
+    /// The new subscription's lane.
+    let lane: TimelineLane
+}
+
+/// The name of a publisher's type, without its generic arguments: `Map`, `PassthroughSubject`.
+func timelineName(of type: Any.Type) -> String {
+    let full = String(describing: type)
+    return full.firstIndex(of: "<").map { String(full[..<$0]) } ?? full
 }
 
 /// The name of `publisher`'s type, without its generic arguments: `Map`, `PassthroughSubject`; for
 /// a type-erased publisher, the name of the publisher it erases.
 func timelineName(of publisher: some Publisher) -> String {
-    if let named = publisher as? any TimelineNamedPublisher { return named.timelineName }
-    let full = String(describing: type(of: publisher))
-    return full.firstIndex(of: "<").map { String(full[..<$0]) } ?? full
+    (publisher as? any TimelineNamedPublisher)?.timelineName ?? timelineName(of: type(of: publisher))
 }
 
 /// A publisher that names itself in a timeline other than by its type: one that erases another's.
+@usableFromInline
 protocol TimelineNamedPublisher {
     /// The name its lanes take.
     var timelineName: String { get }
@@ -139,6 +165,7 @@ protocol TimelineNamedPublisher {
 
 /// A publisher that records its own subscriptions under a name of the user's: a point marked with
 /// `recordTimeline(_:to:)`.
+@usableFromInline
 protocol TimelineMarkedPublisher {}
 
 /// What the environment asks of timelines: `STREAMS_TIMELINE` names a file to write the trace of
@@ -152,6 +179,16 @@ enum TimelineEnvironment {
 
     /// Whether the environment asks for the whole process to be recorded.
     static var isRequested: Bool { tracePath != nil }
+
+    /// Reads the environment, once: unless it asks for a recording, the gate's first 1 goes.
+    static let settled: Void = {
+        if !isRequested { TimelineRecording.gate.subtract(1, ordering: .relaxed) }
+    }()
+
+    /// Reads the environment if it has not been read yet.
+    static func settle() {
+        settled
+    }
 
     /// The recorder recording the process for the environment, made on first use, which also
     /// arranges for the trace to be written when the process exits.

@@ -2,6 +2,7 @@
 ///
 /// The lane is given when the tap is made, while its subscriber subscribes, so a subscription made
 /// upstream meanwhile knows the lane downstream of it.
+@usableFromInline
 class TimelineTap {
     /// Where the events go.
     let recorder: TimelineRecorder
@@ -28,11 +29,12 @@ class TimelineTap {
 ///
 /// It passes every event on as it comes, as `handleEvents` does; its lock guards only the upstream
 /// subscription's status.
+@usableFromInline
 final class TimelineTapSubscription<Downstream: Subscriber>: TimelineTap, Subscriber, Subscription,
     CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 {
-    typealias Input = Downstream.Input
-    typealias Failure = Downstream.Failure
+    @usableFromInline typealias Input = Downstream.Input
+    @usableFromInline typealias Failure = Downstream.Failure
 
     private let downstream: Downstream
     private let lock = Lock()
@@ -43,6 +45,13 @@ final class TimelineTapSubscription<Downstream: Subscriber>: TimelineTap, Subscr
         super.init(recorder: recorder, lane: lane, everySubscription: everySubscription)
     }
 
+    /// Creates a tap that records every subscription made beneath it too, as `plan` says.
+    @usableFromInline
+    init(plan: TimelineTapPlan, downstream: Downstream) {
+        self.downstream = downstream
+        super.init(recorder: plan.recorder, lane: plan.lane, everySubscription: plan.recorder)
+    }
+
     /// Subscribes the tap to `publisher`, noting meanwhile that it is subscribing: a subscription
     /// made upstream in the meantime belongs downstream of this one.
     func subscribe<Upstream: Publisher>(to publisher: Upstream)
@@ -50,6 +59,7 @@ final class TimelineTapSubscription<Downstream: Subscriber>: TimelineTap, Subscr
         TimelineFrame.with(self, .subscribing) { publisher.subscribe(self) }
     }
 
+    @usableFromInline
     func receive(subscription: any Subscription) {
         let accepted = lock.withLock { status.accept(subscription) }
         guard accepted else {
@@ -60,6 +70,7 @@ final class TimelineTapSubscription<Downstream: Subscriber>: TimelineTap, Subscr
         TimelineFrame.with(self, .delivering(value: nil)) { downstream.receive(subscription: self) }
     }
 
+    @usableFromInline
     func receive(_ input: Input) -> Subscribers.Demand {
         let event = recorder.record(.value(recorder.describe(input)), on: lane)
         let more = TimelineFrame.with(self, .delivering(value: event)) { downstream.receive(input) }
@@ -67,6 +78,7 @@ final class TimelineTapSubscription<Downstream: Subscriber>: TimelineTap, Subscr
         return more
     }
 
+    @usableFromInline
     func receive(completion: Subscribers.Completion<Failure>) {
         let ends = lock.withLock { status.complete() }
         if ends {
@@ -78,12 +90,14 @@ final class TimelineTapSubscription<Downstream: Subscriber>: TimelineTap, Subscr
         TimelineFrame.with(self, .delivering(value: nil)) { downstream.receive(completion: completion) }
     }
 
+    @usableFromInline
     func request(_ demand: Subscribers.Demand) {
         guard let subscription = lock.withLock({ status.subscription }) else { return }
         recorder.record(.requested(demand), on: lane)
         subscription.request(demand)
     }
 
+    @usableFromInline
     func cancel() {
         guard let subscription = lock.withLock({ status.terminate() }) else { return }
         // A cancel passed up the chain keeps the reason it had where it began.
@@ -92,11 +106,14 @@ final class TimelineTapSubscription<Downstream: Subscriber>: TimelineTap, Subscr
         TimelineRecording.cancelling(for: reason) { subscription.cancel() }
     }
 
+    @usableFromInline
     var description: String { "RecordTimeline" }
 
+    @usableFromInline
     var customMirror: Mirror {
         Mirror(self, children: ["lane": lane, "downstream": downstream])
     }
 
+    @usableFromInline
     var playgroundDescription: Any { description }
 }
