@@ -59,7 +59,9 @@ extension Publisher {
                 name: (self as? any TimelineNamedPublisher)?.timelineName, type: Self.self)
         else { return receive(subscriber: subscriber) }
         let tap = TimelineTapSubscription(plan: plan, downstream: subscriber)
-        TimelineRecording.subscribing(tap) { receive(subscriber: tap) }
+        TimelineRecording.beginSubscribing(tap)
+        receive(subscriber: tap)
+        TimelineRecording.endSubscribing(tap)
     }
 }
 

@@ -37,6 +37,19 @@ struct TimelineFrame {
         }
     }
 
+    /// Pushes the frame at `frame`, which must stay where it is until ``pop(_:)``.
+    static func push(_ frame: UnsafeMutablePointer<TimelineFrame>) {
+        streams_set_timeline_frame(frame)
+    }
+
+    /// Pops the frame at `frame`, the innermost.
+    static func pop(_ frame: UnsafeMutablePointer<TimelineFrame>) {
+        streams_set_timeline_frame(frame.pointee.outer)
+    }
+
+    /// The calling thread's innermost frame, for a frame about to be pushed to point to.
+    static var current: UnsafeMutableRawPointer? { streams_timeline_frame() }
+
     /// Calls `visit` with each frame of the calling thread, innermost first, until it returns a
     /// result.
     static func first<Result>(_ visit: (TimelineFrame) -> Result?) -> Result? {

@@ -127,11 +127,19 @@ extension TimelineRecording {
         return TimelineTapPlan(recorder: recorder, lane: lane)
     }
 
-    /// Runs `body`, which subscribes `tap` upstream, noting meanwhile that it is subscribing: a
-    /// subscription made upstream in the meantime belongs downstream of it.
+    /// Notes that `tap` is subscribing upstream, until ``endSubscribing(_:)``: a subscription
+    /// made upstream in the meantime belongs downstream of it.
     @usableFromInline
-    static func subscribing(_ tap: TimelineTap, _ body: () -> Void) {
-        TimelineFrame.with(tap, .subscribing, body)
+    static func beginSubscribing(_ tap: TimelineTap) {
+        tap.subscribingFrame.initialize(
+            to: TimelineFrame(tap: .passUnretained(tap), activity: .subscribing, outer: TimelineFrame.current))
+        TimelineFrame.push(tap.subscribingFrame)
+    }
+
+    /// Notes that `tap` is done subscribing upstream.
+    @usableFromInline
+    static func endSubscribing(_ tap: TimelineTap) {
+        TimelineFrame.pop(tap.subscribingFrame)
     }
 }
 

@@ -12,6 +12,10 @@ class TimelineTap {
     /// being recorded.
     let everySubscriptionRecorder: TimelineRecorder?
 
+    /// Where the frame of the tap's subscribing upstream is kept while it subscribes: a tap
+    /// subscribes once, and its frame stays put meanwhile.
+    let subscribingFrame = UnsafeMutablePointer<TimelineFrame>.allocate(capacity: 1)
+
     init(recorder: TimelineRecorder, lane: TimelineLane, everySubscription: TimelineRecorder?) {
         self.recorder = recorder
         self.lane = lane
@@ -20,6 +24,7 @@ class TimelineTap {
     }
 
     deinit {
+        subscribingFrame.deallocate()
         TimelineRecording.gate.subtract(1, ordering: .relaxed)
     }
 }
