@@ -85,6 +85,9 @@ print(
         + "\(grouped(everyoneRenders)); \(ratio(everyoneRenders, slicedRenders, "fewer", "more")), "
         + "\(speed(everyone.nanoseconds, sliced.nanoseconds)) "
         + "(\(milliseconds(sliced.nanoseconds)) against \(milliseconds(everyone.nanoseconds)))")
+print(
+    "What this shows: with Store.slice an observer re-renders only when its own field changes,"
+        + " not on every update of the store.")
 
 // On a scheduler: an observer usually wants its slice on a particular queue (the main queue for UI).
 // `receive(on:)` hops each delivery onto a scheduler. The same updates then run again on StreamsTesting's
@@ -175,18 +178,25 @@ let replay = replayOnTestScheduler(
 let replayedValues = replay.seen.map(\.value)
 let indent = String(repeating: " ", count: 18)
 
-print("\nOn a scheduler: \(sliceUpdates.count) updates to profile, inbox and settings, the inbox observed")
-print("through receive(on:), first on a DispatchQueue, then replayed on a TestScheduler")
-let delivery = onQueue.allOnQueue ? "every one delivered on the queue" : "NOT all delivered on the queue"
-print("  DispatchQueue   \(onQueue.values.count) values \(onQueue.values), \(delivery)")
-print("  TestScheduler   \(replay.seen.count) values \(replayedValues), one update every \(replayInterval) ms")
-print(indent + replay.seen.map { "\($0.value) at \(seconds($0.milliseconds))" }.joined(separator: ", "))
-print(indent + "advancing \(seconds(replayCheckpoint)) delivered \(replay.seenAtCheckpoint);", terminator: " ")
-print("run() delivered the other \(replay.seen.count - replay.seenAtCheckpoint) and ended at \(seconds(replay.end))")
+let sliceName = ShowcaseState.fieldNames[sliceField]
+let listed = onQueue.values.map(String.init).joined(separator: ", ")
+print("\nTesting time without waiting: the \(sliceName) slice, delivered on a queue with receive(on:)")
 print(
-    "\nreceive(on:): \(onQueue.values == replayedValues ? "the same" : "DIFFERENT") \(replay.seen.count) values "
-        + "on a DispatchQueue and on a TestScheduler, which ran \(seconds(replay.end)) of virtual time "
-        + "without waiting for a clock")
+    "  \(sliceUpdates.count) store updates change the \(sliceName) field \(onQueue.values.count) times."
+        + " On a DispatchQueue the observer saw:")
+print(
+    "    \(listed)   (\(onQueue.allOnQueue ? "every one on the queue" : "NOT every one on the queue"))")
+print(
+    "  Replayed on a TestScheduler, one update every \(replayInterval) ms of virtual time, it saw"
+        + " \(onQueue.values == replayedValues ? "the same values" : "DIFFERENT values"):")
+print("    " + replay.seen.map { "\($0.value) at \(seconds($0.milliseconds))" }.joined(separator: ", "))
+print(
+    "  advance(by: \(seconds(replayCheckpoint))) delivered the first \(replay.seenAtCheckpoint); run() delivered"
+        + " the other \(replay.seen.count - replay.seenAtCheckpoint), ending at \(seconds(replay.end)) of virtual time."
+)
+print(
+    "What this shows: a test runs the same pipeline on virtual time, sees the same values at exact"
+        + " instants, and ends at once instead of waiting \(seconds(replay.end)).")
 
 // Observation strategies, with the same sizes.
 runObservationShowcase(observers: observerCount, updates: updateCount)
