@@ -115,12 +115,35 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     ///
     /// `TestScheduler.createColdPublisher(_:)` is a shorter way to say the same.
     ///
+    /// A script that breaks the rules fails the running test at the line that creates the publisher.
+    ///
     /// - Parameters:
     ///   - scheduler: The test scheduler whose virtual time drives the script.
     ///   - script: The events to play, each at a time since the subscription.
+    ///   - fileID: The file a malformed script is reported in; leave the default.
+    ///   - filePath: The path of that file; leave the default.
+    ///   - line: The line a malformed script is reported at; leave the default.
+    ///   - column: The column a malformed script is reported at; leave the default.
+    public init<Options>(
+        scheduler: TestScheduler<SchedulerTimeType, Options>, script: [Event],
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) {
+        self.script = playableScript(
+            script, publisher: "ColdTestPublisher",
+            at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+        clock = VirtualClock(scheduler)
+    }
+
+    /// Creates a cold publisher that plays `script` on `scheduler` for each subscriber; the form of
+    /// ``init(scheduler:script:fileID:filePath:line:column:)`` without a source location, which reports
+    /// a script that breaks the rules in StreamsTesting's source rather than the caller's.
+    ///
+    /// - Parameters:
+    ///   - scheduler: The test scheduler whose virtual time drives the script.
+    ///   - script: The events to play, each at a time since the subscription.
+    @_disfavoredOverload
     public init<Options>(scheduler: TestScheduler<SchedulerTimeType, Options>, script: [Event]) {
-        let script = playableScript(script, publisher: "ColdTestPublisher")
-        self.script = script
+        self.script = playableScript(script, publisher: "ColdTestPublisher", at: .here())
         clock = VirtualClock(scheduler)
     }
 
@@ -178,12 +201,34 @@ extension TestScheduler {
     /// - Parameters:
     ///   - script: The events to play, each at a time since the subscription.
     ///   - outputType: The publisher's output type, when the script does not show it.
+    ///   - fileID: The file a script that breaks the rules is reported in; leave the default.
+    ///   - filePath: The path of that file; leave the default.
+    ///   - line: The line a script that breaks the rules is reported at; leave the default.
+    ///   - column: The column a script that breaks the rules is reported at; leave the default.
     /// - Returns: The publisher.
+    public func createColdPublisher<Output>(
+        _ script: [Recorded<SchedulerTimeType.Stride, TestEvent<Output, Never>>],
+        outputType: Output.Type = Output.self,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) -> ColdTestPublisher<Output, Never, SchedulerTimeType> {
+        ColdTestPublisher(
+            scheduler: self, script: script, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// The form of ``createColdPublisher(_:outputType:fileID:filePath:line:column:)`` without a source
+    /// location, kept for compatibility: a script that breaks the rules is reported in StreamsTesting's
+    /// source rather than the caller's.
+    ///
+    /// - Parameters:
+    ///   - script: The events to play, each at a time since the subscription.
+    ///   - outputType: The publisher's output type, when the script does not show it.
+    /// - Returns: The publisher.
+    @_disfavoredOverload
     public func createColdPublisher<Output>(
         _ script: [Recorded<SchedulerTimeType.Stride, TestEvent<Output, Never>>],
         outputType: Output.Type = Output.self
     ) -> ColdTestPublisher<Output, Never, SchedulerTimeType> {
-        ColdTestPublisher(scheduler: self, script: script)
+        createColdPublisher(script, outputType: outputType)
     }
 
     /// Creates a ``ColdTestPublisher`` that can fail, and plays `script` on this scheduler for each
@@ -203,12 +248,36 @@ extension TestScheduler {
     ///   - script: The events to play, each at a time since the subscription.
     ///   - outputType: The publisher's output type, when the script does not show it.
     ///   - failureType: The publisher's failure type, when the script does not show it.
+    ///   - fileID: The file a script that breaks the rules is reported in; leave the default.
+    ///   - filePath: The path of that file; leave the default.
+    ///   - line: The line a script that breaks the rules is reported at; leave the default.
+    ///   - column: The column a script that breaks the rules is reported at; leave the default.
     /// - Returns: The publisher.
+    public func createColdPublisher<Output, Failure: Error>(
+        _ script: [Recorded<SchedulerTimeType.Stride, TestEvent<Output, Failure>>],
+        outputType: Output.Type = Output.self,
+        failureType: Failure.Type = Failure.self,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) -> ColdTestPublisher<Output, Failure, SchedulerTimeType> {
+        ColdTestPublisher(
+            scheduler: self, script: script, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// The form of ``createColdPublisher(_:outputType:failureType:fileID:filePath:line:column:)`` without a
+    /// source location, kept for compatibility: a script that breaks the rules is reported in
+    /// StreamsTesting's source rather than the caller's.
+    ///
+    /// - Parameters:
+    ///   - script: The events to play, each at a time since the subscription.
+    ///   - outputType: The publisher's output type, when the script does not show it.
+    ///   - failureType: The publisher's failure type, when the script does not show it.
+    /// - Returns: The publisher.
+    @_disfavoredOverload
     public func createColdPublisher<Output, Failure: Error>(
         _ script: [Recorded<SchedulerTimeType.Stride, TestEvent<Output, Failure>>],
         outputType: Output.Type = Output.self,
         failureType: Failure.Type = Failure.self
     ) -> ColdTestPublisher<Output, Failure, SchedulerTimeType> {
-        ColdTestPublisher(scheduler: self, script: script)
+        createColdPublisher(script, outputType: outputType, failureType: failureType)
     }
 }

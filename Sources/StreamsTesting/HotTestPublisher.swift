@@ -102,13 +102,42 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     ///
     /// `TestScheduler.createHotPublisher(_:)` is a shorter way to say the same.
     ///
+    /// A script that breaks the rules fails the running test at the line that creates the publisher.
+    ///
     /// - Parameters:
     ///   - scheduler: The test scheduler whose virtual time drives the script.
     ///   - script: The events to play, each at a time since the scheduler's start.
-    public init<Options>(scheduler: TestScheduler<SchedulerTimeType, Options>, script: [Event]) {
-        let script = playableScript(script, publisher: "HotTestPublisher")
-        self.script = script
+    ///   - fileID: The file a malformed script is reported in; leave the default.
+    ///   - filePath: The path of that file; leave the default.
+    ///   - line: The line a malformed script is reported at; leave the default.
+    ///   - column: The column a malformed script is reported at; leave the default.
+    public init<Options>(
+        scheduler: TestScheduler<SchedulerTimeType, Options>, script: [Event],
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) {
+        self.script = playableScript(
+            script, publisher: "HotTestPublisher",
+            at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
         clock = VirtualClock(scheduler)
+        scheduleScript()
+    }
+
+    /// Creates a hot publisher that plays `script` on `scheduler`; the form of
+    /// ``init(scheduler:script:fileID:filePath:line:column:)`` without a source location, which reports
+    /// a script that breaks the rules in StreamsTesting's source rather than the caller's.
+    ///
+    /// - Parameters:
+    ///   - scheduler: The test scheduler whose virtual time drives the script.
+    ///   - script: The events to play, each at a time since the scheduler's start.
+    @_disfavoredOverload
+    public init<Options>(scheduler: TestScheduler<SchedulerTimeType, Options>, script: [Event]) {
+        self.script = playableScript(script, publisher: "HotTestPublisher", at: .here())
+        clock = VirtualClock(scheduler)
+        scheduleScript()
+    }
+
+    /// Puts each event of the script on the scheduler, at its time since the scheduler's start.
+    private func scheduleScript() {
         for event in script {
             clock.schedule(atElapsed: event.time) { [weak self] in self?.play(event.value) }
         }
@@ -173,12 +202,34 @@ extension TestScheduler {
     /// - Parameters:
     ///   - script: The events to play, each at a time since the scheduler's start.
     ///   - outputType: The publisher's output type, when the script does not show it.
+    ///   - fileID: The file a script that breaks the rules is reported in; leave the default.
+    ///   - filePath: The path of that file; leave the default.
+    ///   - line: The line a script that breaks the rules is reported at; leave the default.
+    ///   - column: The column a script that breaks the rules is reported at; leave the default.
     /// - Returns: The publisher, already playing.
+    public func createHotPublisher<Output>(
+        _ script: [Recorded<SchedulerTimeType.Stride, TestEvent<Output, Never>>],
+        outputType: Output.Type = Output.self,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) -> HotTestPublisher<Output, Never, SchedulerTimeType> {
+        HotTestPublisher(
+            scheduler: self, script: script, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// The form of ``createHotPublisher(_:outputType:fileID:filePath:line:column:)`` without a source
+    /// location, kept for compatibility: a script that breaks the rules is reported in StreamsTesting's
+    /// source rather than the caller's.
+    ///
+    /// - Parameters:
+    ///   - script: The events to play, each at a time since the scheduler's start.
+    ///   - outputType: The publisher's output type, when the script does not show it.
+    /// - Returns: The publisher, already playing.
+    @_disfavoredOverload
     public func createHotPublisher<Output>(
         _ script: [Recorded<SchedulerTimeType.Stride, TestEvent<Output, Never>>],
         outputType: Output.Type = Output.self
     ) -> HotTestPublisher<Output, Never, SchedulerTimeType> {
-        HotTestPublisher(scheduler: self, script: script)
+        createHotPublisher(script, outputType: outputType)
     }
 
     /// Creates a ``HotTestPublisher`` that can fail, and plays `script` on this scheduler, each event
@@ -198,12 +249,36 @@ extension TestScheduler {
     ///   - script: The events to play, each at a time since the scheduler's start.
     ///   - outputType: The publisher's output type, when the script does not show it.
     ///   - failureType: The publisher's failure type, when the script does not show it.
+    ///   - fileID: The file a script that breaks the rules is reported in; leave the default.
+    ///   - filePath: The path of that file; leave the default.
+    ///   - line: The line a script that breaks the rules is reported at; leave the default.
+    ///   - column: The column a script that breaks the rules is reported at; leave the default.
     /// - Returns: The publisher, already playing.
+    public func createHotPublisher<Output, Failure: Error>(
+        _ script: [Recorded<SchedulerTimeType.Stride, TestEvent<Output, Failure>>],
+        outputType: Output.Type = Output.self,
+        failureType: Failure.Type = Failure.self,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) -> HotTestPublisher<Output, Failure, SchedulerTimeType> {
+        HotTestPublisher(
+            scheduler: self, script: script, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// The form of ``createHotPublisher(_:outputType:failureType:fileID:filePath:line:column:)`` without a
+    /// source location, kept for compatibility: a script that breaks the rules is reported in
+    /// StreamsTesting's source rather than the caller's.
+    ///
+    /// - Parameters:
+    ///   - script: The events to play, each at a time since the scheduler's start.
+    ///   - outputType: The publisher's output type, when the script does not show it.
+    ///   - failureType: The publisher's failure type, when the script does not show it.
+    /// - Returns: The publisher, already playing.
+    @_disfavoredOverload
     public func createHotPublisher<Output, Failure: Error>(
         _ script: [Recorded<SchedulerTimeType.Stride, TestEvent<Output, Failure>>],
         outputType: Output.Type = Output.self,
         failureType: Failure.Type = Failure.self
     ) -> HotTestPublisher<Output, Failure, SchedulerTimeType> {
-        HotTestPublisher(scheduler: self, script: script)
+        createHotPublisher(script, outputType: outputType, failureType: failureType)
     }
 }

@@ -174,9 +174,10 @@ where Time.Stride: SchedulerTimeIntervalConvertible {
 
 /// The part of `script` that can be played: all of it, or, when an event breaks a rule (a
 /// subscription event, a negative time, a second completion, an event after the completion), the
-/// events before that one, after failing the running test with a message that says which rule.
+/// events before that one, after failing the running test, at `caller` (the test's call that was
+/// given the script), with a message that says which rule.
 func playableScript<Time: Comparable & SignedNumeric, Output, Failure>(
-    _ script: [Recorded<Time, TestEvent<Output, Failure>>], publisher: String
+    _ script: [Recorded<Time, TestEvent<Output, Failure>>], publisher: String, at caller: CallSite
 ) -> [Recorded<Time, TestEvent<Output, Failure>>] {
     var problems: [(index: Int, problem: String)] = []
     var completionIndex: Int?
@@ -206,6 +207,6 @@ func playableScript<Time: Comparable & SignedNumeric, Output, Failure>(
         }
     }
     guard let first = problems.min(by: { $0.index < $1.index }) else { return script }
-    TestIssueReporter.reportMisuse("\(publisher) script event \(first.index) \(first.problem).")
+    TestIssueReporter.report("\(publisher) script event \(first.index) \(first.problem).", at: caller)
     return Array(script[..<first.index])
 }

@@ -152,10 +152,36 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// Virtual time only moves forward: a negative `stride` fails the running test with a message that
     /// gives the amount, such as `-250 ms`, and leaves the clock where it is.
     ///
+    /// Misuse (a negative stride, or an action repeating forever at one instant) fails the running
+    /// test at the line that calls this.
+    ///
+    /// - Parameters:
+    ///   - stride: How far to move the clock; `.zero` runs only what is already due.
+    ///   - fileID: The file misuse is reported in; leave the default.
+    ///   - filePath: The path of that file; leave the default.
+    ///   - line: The line misuse is reported at; leave the default.
+    ///   - column: The column misuse is reported at; leave the default.
+    public func advance(
+        by stride: SchedulerTimeType.Stride = .zero,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) {
+        advance(by: stride, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+
+    /// The form of `advance(by:fileID:filePath:line:column:)` without a source location, kept
+    /// for compatibility: a negative stride is reported in StreamsTesting's source rather than the
+    /// caller's.
+    ///
     /// - Parameter stride: How far to move the clock; `.zero` runs only what is already due.
+    @_disfavoredOverload
     public func advance(by stride: SchedulerTimeType.Stride = .zero) {
-        guard Self.movesForward(stride) else { return }
-        advance(to: now.advanced(by: stride))
+        advance(by: stride, at: .here())
+    }
+
+    /// Moves virtual time forward by `stride`; misuse fails the running test at `caller`.
+    func advance(by stride: SchedulerTimeType.Stride, at caller: CallSite) {
+        guard Self.movesForward(stride, at: caller) else { return }
+        advance(to: now.advanced(by: stride), at: caller)
     }
 
     /// Moves virtual time forward to `instant`, running every action that falls due on the way.
@@ -165,9 +191,36 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// `TestScheduler` does, so "advance to at least this instant" can be asked more than once.
     /// Only ``advance(by:)-7wt4e`` with a negative stride is a mistake, which fails the running test.
     ///
+    /// Misuse (an action repeating forever at one instant) fails the running test at the line that
+    /// calls this.
+    ///
+    /// - Parameters:
+    ///   - instant: The instant to move the clock to; ``now`` runs only what is already due.
+    ///   - fileID: The file misuse is reported in; leave the default.
+    ///   - filePath: The path of that file; leave the default.
+    ///   - line: The line misuse is reported at; leave the default.
+    ///   - column: The column misuse is reported at; leave the default.
+    public func advance(
+        to instant: SchedulerTimeType,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) {
+        advance(to: instant, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+
+    /// The form of `advance(to:fileID:filePath:line:column:)` without a source location, kept
+    /// for compatibility: misuse found by the actions it runs is reported in StreamsTesting's source
+    /// rather than the caller's.
+    ///
     /// - Parameter instant: The instant to move the clock to; ``now`` runs only what is already due.
+    @_disfavoredOverload
     public func advance(to instant: SchedulerTimeType) {
-        timeline.advance(to: instant)
+        advance(to: instant, at: .here())
+    }
+
+    /// Moves virtual time forward to `instant`; misuse found by the actions it runs fails the running
+    /// test at `caller`.
+    func advance(to instant: SchedulerTimeType, at caller: CallSite) {
+        timeline.advance(to: instant, at: caller)
     }
 
     /// Runs every scheduled action, moving virtual time to each one's date, until none is left.
@@ -175,13 +228,37 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// A repeating action that is never cancelled would keep this going forever; after ``runLimit``
     /// actions it stops and fails the running test with a message saying so. Use ``advance(by:)-7wt4e`` to test repeating
     /// work.
+    ///
+    /// Misuse (a run that never ends, or an action repeating forever at one instant) fails the running
+    /// test at the line that calls this.
+    ///
+    /// - Parameters:
+    ///   - fileID: The file misuse is reported in; leave the default.
+    ///   - filePath: The path of that file; leave the default.
+    ///   - line: The line misuse is reported at; leave the default.
+    ///   - column: The column misuse is reported at; leave the default.
+    public func run(
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) {
+        run(at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+
+    /// The form of `run(fileID:filePath:line:column:)` without a source location, kept for
+    /// compatibility: a run that never ends is reported in StreamsTesting's source rather than the
+    /// caller's.
+    @_disfavoredOverload
     public func run() {
+        run(at: .here())
+    }
+
+    /// Runs every scheduled action; misuse fails the running test at `caller`.
+    func run(at caller: CallSite) {
         var performed = 0
         while true {
-            if performed == runLimit, scheduledCount > 0 { return reportRunningForever() }
+            if performed == runLimit, scheduledCount > 0 { return reportRunningForever(at: caller) }
             guard let next = timeline.takeNext(dueBy: nil) else { return }
             performed += 1
-            next()
+            VirtualTimeline<SchedulerTimeType>.perform(next, at: caller)
         }
     }
 
@@ -217,11 +294,40 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// Virtual time only moves forward: a negative `stride` fails the running test with a message that
     /// gives the amount, such as `-250 ms`, and leaves the clock where it is.
     ///
+    /// Misuse (a negative stride, or an action repeating forever at one instant) fails the running
+    /// test at the line that calls this.
+    ///
+    /// - Parameters:
+    ///   - stride: How far to move the clock; `.zero` runs only what is already due.
+    ///   - fileID: The file misuse is reported in; leave the default.
+    ///   - filePath: The path of that file; leave the default.
+    ///   - line: The line misuse is reported at; leave the default.
+    ///   - column: The column misuse is reported at; leave the default.
+    @MainActor
+    public func advance(
+        by stride: SchedulerTimeType.Stride = .zero,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async {
+        await advance(by: stride, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+
+    /// The form of `advance(by:fileID:filePath:line:column:)` without a source location, kept
+    /// for compatibility: a negative stride is reported in StreamsTesting's source rather than the
+    /// caller's.
+    ///
     /// - Parameter stride: How far to move the clock; `.zero` runs only what is already due.
+    @_disfavoredOverload
     @MainActor
     public func advance(by stride: SchedulerTimeType.Stride = .zero) async {
-        guard Self.movesForward(stride) else { return }
-        await advance(to: now.advanced(by: stride))
+        await advance(by: stride, at: .here())
+    }
+
+    /// Moves virtual time forward by `stride`, letting other tasks run; misuse fails the running test
+    /// at `caller`.
+    @MainActor
+    func advance(by stride: SchedulerTimeType.Stride, at caller: CallSite) async {
+        guard Self.movesForward(stride, at: caller) else { return }
+        await advance(to: now.advanced(by: stride), at: caller)
     }
 
     /// Moves virtual time forward to `instant`, running every action that falls due on the way, and
@@ -239,10 +345,39 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// Like ``advance(to:)-1ld47``, an instant before ``now`` runs nothing and leaves the clock where
     /// it is.
     ///
+    /// Misuse (an action repeating forever at one instant) fails the running test at the line that
+    /// calls this.
+    ///
+    /// - Parameters:
+    ///   - instant: The instant to move the clock to; ``now`` runs only what is already due.
+    ///   - fileID: The file misuse is reported in; leave the default.
+    ///   - filePath: The path of that file; leave the default.
+    ///   - line: The line misuse is reported at; leave the default.
+    ///   - column: The column misuse is reported at; leave the default.
+    @MainActor
+    public func advance(
+        to instant: SchedulerTimeType,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async {
+        await advance(to: instant, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+
+    /// The form of `advance(to:fileID:filePath:line:column:)` without a source location, kept
+    /// for compatibility: misuse found by the actions it runs is reported in StreamsTesting's source
+    /// rather than the caller's.
+    ///
     /// - Parameter instant: The instant to move the clock to; ``now`` runs only what is already due.
+    @_disfavoredOverload
     @MainActor
     public func advance(to instant: SchedulerTimeType) async {
-        await timeline.advance(to: instant)
+        await advance(to: instant, at: .here())
+    }
+
+    /// Moves virtual time forward to `instant`, letting other tasks run; misuse found by the actions
+    /// it runs fails the running test at `caller`.
+    @MainActor
+    func advance(to instant: SchedulerTimeType, at caller: CallSite) async {
+        await timeline.advance(to: instant, at: caller)
     }
 
     /// Runs every scheduled action, moving virtual time to each one's date, until none is left,
@@ -260,35 +395,63 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     /// await scheduler.run()
     /// #expect(await task.value == 3)
     /// ```
+    ///
+    /// Misuse (a run that never ends, or an action repeating forever at one instant) fails the running
+    /// test at the line that calls this.
+    ///
+    /// - Parameters:
+    ///   - fileID: The file misuse is reported in; leave the default.
+    ///   - filePath: The path of that file; leave the default.
+    ///   - line: The line misuse is reported at; leave the default.
+    ///   - column: The column misuse is reported at; leave the default.
+    @MainActor
+    public func run(
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async {
+        await run(at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+
+    /// The form of `run(fileID:filePath:line:column:)` without a source location, kept for
+    /// compatibility: a run that never ends is reported in StreamsTesting's source rather than the
+    /// caller's.
+    @_disfavoredOverload
     @MainActor
     public func run() async {
+        await run(at: .here())
+    }
+
+    /// Runs every scheduled action, letting other tasks run; misuse fails the running test at
+    /// `caller`.
+    @MainActor
+    func run(at caller: CallSite) async {
         var performed = 0
         while true {
             if performed == runLimit {
                 await timeline.settle()
-                if scheduledCount > 0 { return reportRunningForever() }
+                if scheduledCount > 0 { return reportRunningForever(at: caller) }
             }
-            guard await timeline.runNext() else { return }
+            guard await timeline.runNext(at: caller) else { return }
             performed += 1
         }
     }
 
     /// Whether `stride` moves virtual time forward (or not at all); a negative one fails the running
-    /// test with a message, and the clock stays where it is.
-    private static func movesForward(_ stride: SchedulerTimeType.Stride) -> Bool {
+    /// test at `caller` with a message, and the clock stays where it is.
+    private static func movesForward(_ stride: SchedulerTimeType.Stride, at caller: CallSite) -> Bool {
         guard stride < .zero else { return true }
-        TestIssueReporter.reportMisuse(
-            "TestScheduler.advance(by:) was asked to move by \(ReadableTime.describe(stride)): virtual time only moves forward, so the stride must be zero or more."
-        )
+        TestIssueReporter.report(
+            "TestScheduler.advance(by:) was asked to move by \(ReadableTime.describe(stride)): virtual time only moves forward, so the stride must be zero or more.",
+            at: caller)
         return false
     }
 
     /// Fails the running test when ``run()-4lg9v`` has performed more than ``runLimit`` actions; the
-    /// run stops there, leaving the rest scheduled.
-    private func reportRunningForever() {
-        TestIssueReporter.reportMisuse(
-            "TestScheduler.run() performed \(runLimit) actions, reaching \(ReadableTime.describe(elapsed)) of virtual time, and work is still scheduled: a repeating action that is never cancelled never lets run() finish. Use advance(by:) or advance(to:) instead."
-        )
+    /// run stops there, leaving the rest scheduled. The failure is recorded at `caller`, the call that
+    /// ran.
+    private func reportRunningForever(at caller: CallSite) {
+        TestIssueReporter.report(
+            "TestScheduler.run() performed \(runLimit) actions, reaching \(ReadableTime.describe(elapsed)) of virtual time, and work is still scheduled: a repeating action that is never cancelled never lets run() finish. Use advance(by:) or advance(to:) instead.",
+            at: caller)
     }
 
     // MARK: Repetition
@@ -303,9 +466,17 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
             action()
             guard !repetition.isCancelled else { return }
             if interval <= .zero, repetition.ranAgainAtTheSameInstant() > Self.sameInstantRepetitionLimit {
-                TestIssueReporter.reportMisuse(
+                let message =
                     "TestScheduler ran an action repeating every \(ReadableTime.describe(interval)) \(Self.sameInstantRepetitionLimit) times at the same instant and stopped it: a repetition needs an interval longer than zero, or virtual time can never move past it."
-                )
+                // Reported at the test's call that is running it (an advance or run of this scheduler
+                // or of its clock): the repetition was scheduled by an operator, through the
+                // `Scheduler` protocol, at a location in library code. Only work run by no such call
+                // has no location in the test.
+                if let caller = TestIssueReporter.advancingCall {
+                    TestIssueReporter.report(message, at: caller)
+                } else {
+                    TestIssueReporter.reportMisuse(message)
+                }
                 return
             }
             let next = due.advanced(by: interval)

@@ -231,4 +231,14 @@ import Testing
             _ = DispatchQueue.test.createColdPublisher([.finished(at: .seconds(1)), .value(1, at: .seconds(2))])
         }
     }
+
+    @Test func aScriptThatBreaksTheRulesIsReportedWhereThePublisherIsCreated() {
+        let scheduler = DispatchQueue.test
+        let script: [Recorded<DispatchQueue.SchedulerTimeType.Stride, TestEvent<Int, KitError>>] = [
+            .finished(at: .seconds(1)), .value(1, at: .seconds(2)),
+        ]
+        expectReported(atLine: #line) { _ = ColdTestPublisher(scheduler: scheduler, script: script) }
+        expectReported(atLine: #line) { _ = scheduler.createColdPublisher(script) }
+        expectReported(atLine: #line) { _ = scheduler.createColdPublisher([.value(1, at: .seconds(-1))]) }
+    }
 }

@@ -249,4 +249,14 @@ import Testing
             _ = DispatchQueue.test.createHotPublisher([.finished(at: .seconds(1)), .value(1, at: .seconds(1))])
         }
     }
+
+    @Test func aScriptThatBreaksTheRulesIsReportedWhereThePublisherIsCreated() {
+        let scheduler = DispatchQueue.test
+        let script: [Recorded<DispatchQueue.SchedulerTimeType.Stride, TestEvent<Int, KitError>>] = [
+            .finished(at: .seconds(1)), .value(1, at: .seconds(2)),
+        ]
+        expectReported(atLine: #line) { _ = HotTestPublisher(scheduler: scheduler, script: script) }
+        expectReported(atLine: #line) { _ = scheduler.createHotPublisher(script) }
+        expectReported(atLine: #line) { _ = scheduler.createHotPublisher([.value(1, at: .seconds(-1))]) }
+    }
 }

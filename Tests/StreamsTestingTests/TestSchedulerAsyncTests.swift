@@ -153,4 +153,26 @@ private func wake(after delay: DispatchStride, on scheduler: TestSchedulerOf<Dis
         #expect(issues.first?.contains("TestScheduler.run() performed 10 actions") == true)
         cancellable.cancel()
     }
+
+    @Test func asyncMisuseIsReportedAtTheCallThatAdvances() async {
+        let scheduler = TestSchedulerOf<DispatchQueue>(now: .init(DispatchTime(uptimeNanoseconds: 1)), runLimit: 10)
+        await expectReported(atLine: #line) { await scheduler.advance(by: .seconds(-1)) }
+        let endless = scheduler.schedule(after: scheduler.now, interval: .seconds(1)) {}
+        await expectReported(atLine: #line) { await scheduler.run() }
+        endless.cancel()
+    }
+
+    @Test func anAsyncRepetitionThatNeverMovesOnIsReportedAtTheCallThatRanIt() async {
+        let scheduler = DispatchQueue.test
+        func repeatingAtOneInstant() -> any Cancellable {
+            scheduler.schedule(after: scheduler.now, interval: .zero, tolerance: .zero, options: nil) {}
+        }
+        var repetition = repeatingAtOneInstant()
+        await expectReported(atLine: #line) { await scheduler.advance(by: .seconds(1)) }
+        repetition = repeatingAtOneInstant()
+        await expectReported(atLine: #line) { await scheduler.advance(to: scheduler.now.advanced(by: .seconds(1))) }
+        repetition = repeatingAtOneInstant()
+        await expectReported(atLine: #line) { await scheduler.run() }
+        repetition.cancel()
+    }
 }

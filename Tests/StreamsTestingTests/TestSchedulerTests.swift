@@ -283,6 +283,32 @@ import Testing
         scheduler.advance(by: .seconds(1))
         #expect(counter.value == 1_000)
     }
+
+    @Test func misuseIsReportedAtTheCallThatAdvances() {
+        let scheduler = TestSchedulerOf<DispatchQueue>(now: .init(DispatchTime(uptimeNanoseconds: 1)), runLimit: 10)
+        expectReported(atLine: #line) { scheduler.advance(by: .seconds(-1)) }
+        let endless = scheduler.schedule(after: scheduler.now, interval: .seconds(1)) {}
+        expectReported(atLine: #line) { scheduler.run() }
+        endless.cancel()
+    }
+
+    /// The repetition is set up by an operator, through the `Scheduler` protocol, in library code; the
+    /// failure goes to the test's call that ran it.
+    @Test func aRepetitionThatNeverMovesOnIsReportedAtTheCallThatRanIt() {
+        let scheduler = DispatchQueue.test
+        func repeatingAtOneInstant() -> any Cancellable {
+            scheduler.schedule(after: scheduler.now, interval: .zero, tolerance: .zero, options: nil) {}
+        }
+        var repetition = repeatingAtOneInstant()
+        expectReported(atLine: #line) { scheduler.advance(by: .seconds(1)) }
+        repetition = repeatingAtOneInstant()
+        expectReported(atLine: #line) { scheduler.advance(to: scheduler.now.advanced(by: .seconds(1))) }
+        repetition = repeatingAtOneInstant()
+        expectReported(atLine: #line) { scheduler.run() }
+        repetition = repeatingAtOneInstant()
+        expectReported(atLine: #line) { _ = scheduler.marbles(of: Just(1), frames: 1) }
+        repetition.cancel()
+    }
 }
 
 /// A counter the tests increment from actions.

@@ -216,7 +216,29 @@ public final class TestClock<Duration: DurationProtocol & Hashable>: Clock,
     /// tasks reach their next sleep, which this call also wakes if it is due by then. For the clock of
     /// a test scheduler, the scheduler's actions due on the way run too, in order of their instants.
     ///
+    /// For the clock of a test scheduler, misuse found by the scheduler's actions it runs (an action
+    /// repeating forever at one instant) fails the running test at the line that calls this.
+    ///
+    /// - Parameters:
+    ///   - duration: How far to move; `.zero` wakes only what is already due.
+    ///   - fileID: The file misuse found by the actions it runs is reported in; leave the default.
+    ///   - filePath: The path of that file; leave the default.
+    ///   - line: The line misuse found by the actions it runs is reported at; leave the default.
+    ///   - column: The column misuse found by the actions it runs is reported at; leave the default.
+    nonisolated(nonsending) public func advance(
+        by duration: Duration = .zero,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async {
+        await advance(
+            to: now.advanced(by: duration), fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+
+    /// The form of ``advance(by:fileID:filePath:line:column:)`` without a source location, kept for
+    /// compatibility: misuse found by the actions it runs is reported in StreamsTesting's source
+    /// rather than the caller's.
+    ///
     /// - Parameter duration: How far to move; `.zero` wakes only what is already due.
+    @_disfavoredOverload
     nonisolated(nonsending) public func advance(by duration: Duration = .zero) async {
         await advance(to: now.advanced(by: duration))
     }
@@ -224,11 +246,30 @@ public final class TestClock<Duration: DurationProtocol & Hashable>: Clock,
     /// Moves virtual time forward to `deadline`, waking every sleep due on the way.
     ///
     /// An instant already passed wakes only what is due and leaves ``now`` where it is. See
-    /// ``advance(by:)`` for how other tasks get to run.
+    /// ``advance(by:fileID:filePath:line:column:)`` for how other tasks get to run.
+    ///
+    /// - Parameters:
+    ///   - deadline: The instant to move to.
+    ///   - fileID: The file misuse found by the actions it runs is reported in; leave the default.
+    ///   - filePath: The path of that file; leave the default.
+    ///   - line: The line misuse found by the actions it runs is reported at; leave the default.
+    ///   - column: The column misuse found by the actions it runs is reported at; leave the default.
+    nonisolated(nonsending) public func advance(
+        to deadline: Instant,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) async {
+        await timeline.advance(
+            toElapsed: deadline.offset, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+
+    /// The form of ``advance(to:fileID:filePath:line:column:)`` without a source location, kept for
+    /// compatibility: misuse found by the actions it runs is reported in StreamsTesting's source
+    /// rather than the caller's.
     ///
     /// - Parameter deadline: The instant to move to.
+    @_disfavoredOverload
     nonisolated(nonsending) public func advance(to deadline: Instant) async {
-        await timeline.advance(toElapsed: deadline.offset)
+        await advance(to: deadline)
     }
 
     /// Advances virtual time until nothing waits on it, failing the running test if that has not
@@ -266,16 +307,17 @@ public final class TestClock<Duration: DurationProtocol & Hashable>: Clock,
         line: UInt = #line,
         column: UInt = #column
     ) async {
+        let caller = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
         let realClock = ContinuousClock()
         let giveUp = realClock.now.advanced(by: timeout)
-        while await timeline.runNext() {
+        while await timeline.runNext(at: caller) {
             guard realClock.now < giveUp else {
                 // The task the last wake-up resumed goes first, so its next sleep is cancelled too.
                 await timeline.settle()
                 let waiting = cancelAllSleeps()
                 TestIssueReporter.report(
                     "TestClock.run(timeout:) gave up after \(ReadableTime.describe(timeout)) of real time, at \(ReadableTime.describe(now.offset)) of virtual time: \(waiting) sleep\(waiting == 1 ? " was" : "s were") still waiting (now cancelled). Either the code keeps sleeping (advance the clock step by step instead), or it needs a longer timeout.",
-                    fileID: fileID, filePath: filePath, line: line, column: column)
+                    at: caller)
                 return
             }
         }

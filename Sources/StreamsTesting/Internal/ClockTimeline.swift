@@ -33,11 +33,12 @@ protocol ClockTimeline<Duration>: Sendable {
     nonisolated(nonsending) func settle() async
 
     /// Runs the work due by `elapsed` from the origin, letting other tasks run before each piece of
-    /// work, and moves the current instant there.
-    nonisolated(nonsending) func advance(toElapsed elapsed: Duration) async
+    /// work, and moves the current instant there. Misuse the work finds is reported at `caller`.
+    nonisolated(nonsending) func advance(toElapsed elapsed: Duration, at caller: CallSite) async
 
-    /// Lets other tasks run, then runs the earliest waiting work; `false` when there was none.
-    nonisolated(nonsending) func runNext() async -> Bool
+    /// Lets other tasks run, then runs the earliest waiting work; `false` when there was none. Misuse
+    /// the work finds is reported at `caller`.
+    nonisolated(nonsending) func runNext(at caller: CallSite) async -> Bool
 }
 
 extension VirtualTimeline: ClockTimeline where Instant: DurationProtocol {
@@ -55,8 +56,8 @@ extension VirtualTimeline: ClockTimeline where Instant: DurationProtocol {
         schedule(at: elapsed, action)
     }
 
-    nonisolated(nonsending) func advance(toElapsed elapsed: Instant) async {
-        await advance(to: elapsed)
+    nonisolated(nonsending) func advance(toElapsed elapsed: Instant, at caller: CallSite) async {
+        await advance(to: elapsed, at: caller)
     }
 }
 
@@ -97,12 +98,12 @@ where Time.Stride: DurationConvertibleStride {
         await timeline.settle()
     }
 
-    nonisolated(nonsending) func advance(toElapsed elapsed: Duration) async {
-        await timeline.advance(to: instant(atElapsed: elapsed))
+    nonisolated(nonsending) func advance(toElapsed elapsed: Duration, at caller: CallSite) async {
+        await timeline.advance(to: instant(atElapsed: elapsed), at: caller)
     }
 
-    nonisolated(nonsending) func runNext() async -> Bool {
-        await timeline.runNext()
+    nonisolated(nonsending) func runNext(at caller: CallSite) async -> Bool {
+        await timeline.runNext(at: caller)
     }
 
     private func instant(atElapsed elapsed: Duration) -> Time {

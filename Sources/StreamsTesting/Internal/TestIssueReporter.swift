@@ -33,10 +33,17 @@ enum TestIssueReporter {
         }
     }
 
-    /// Records StreamsTesting's misuse (a malformed marble diagram or script, a stride that would move
-    /// virtual time back, a run that never ends) as a failure of the running test, which goes on, as
-    /// do the other tests of the run. The location is StreamsTesting's; the message says what was
-    /// misused and how.
+    /// Records `message` as a failure of the running test at `site`, unless an `XCTExpectFailure`
+    /// block expects it.
+    static func report(_ message: String, at site: CallSite) {
+        report(message, fileID: site.fileID, filePath: site.filePath, line: site.line, column: site.column)
+    }
+
+    /// Records StreamsTesting's misuse as a failure of the running test, which goes on, as do the
+    /// other tests of the run, at StreamsTesting's own location, for a failure that no call of the test
+    /// leads to. Misuse found by an entry point the test called (a malformed marble diagram or script,
+    /// a stride that would move virtual time back, a run that never ends) is reported at that call,
+    /// with ``report(_:at:)``.
     static func reportMisuse(
         _ message: String, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
         column: UInt = #column
@@ -44,9 +51,32 @@ enum TestIssueReporter {
         report(message, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 
+    /// The test's call that is running the current piece of work of a virtual time line (a test
+    /// scheduler's or test clock's `advance` or `run`, or a marble helper that advances), if any: where
+    /// misuse the work finds, such as an action repeating forever at one instant, is reported. A time
+    /// line binds it around each piece of work it runs (see `VirtualTimeline.perform(_:at:)`).
+    @TaskLocal static var advancingCall: CallSite?
+
     /// Whether this process is an XCTest bundle (`swift test` runs `<Package>PackageTests.xctest`).
     private static let isRunningXCTest: Bool = {
         let executable = CommandLine.arguments.first ?? ""
         return executable.hasSuffix(".xctest") || executable.contains(".xctest/")
     }()
+}
+
+/// Where a test called a StreamsTesting entry point: the location a failure that call finds is
+/// reported at, so that it is marked in the test, not in StreamsTesting.
+struct CallSite: Sendable {
+    let fileID: StaticString
+    let filePath: StaticString
+    let line: UInt
+    let column: UInt
+
+    /// The location of the code that calls this: used by the forms of the entry points that take no
+    /// location (kept for compatibility), which report at StreamsTesting's own source.
+    static func here(
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) -> CallSite {
+        CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    }
 }

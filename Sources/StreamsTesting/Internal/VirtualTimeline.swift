@@ -98,32 +98,42 @@ final class VirtualTimeline<Instant: Comparable>: @unchecked Sendable {  // @unc
     }
 
     /// Runs, on the calling thread, every piece of work due by `instant`, including work scheduled
-    /// meanwhile, then moves the current instant to `instant` if that is later.
-    func advance(to instant: Instant) {
+    /// meanwhile, then moves the current instant to `instant` if that is later. Misuse the work finds
+    /// is reported at `caller`, the test's call that advances.
+    func advance(to instant: Instant, at caller: CallSite) {
         while let next = takeNext(dueBy: instant) {
-            next()
+            Self.perform(next, at: caller)
         }
         moveForward(to: instant)
+    }
+
+    /// Runs `work` taken off the time line, on the calling thread, for the test's call `caller`: where
+    /// misuse it finds (see ``TestIssueReporter/advancingCall``) is reported.
+    static func perform(_ work: () -> Void, at caller: CallSite) {
+        TestIssueReporter.$advancingCall.withValue(caller) {
+            work()
+        }
     }
 
     /// The `async` form of ``advance(to:)``: before each piece of work and after the last, other tasks
     /// get their turn (see ``letOtherTasksRun()``), so work they put on the time line meanwhile is
     /// seen. The work runs on the caller's executor.
-    nonisolated(nonsending) func advance(to instant: Instant) async {
+    nonisolated(nonsending) func advance(to instant: Instant, at caller: CallSite) async {
         while true {
             await settle()
             guard let next = takeNext(dueBy: instant) else { break }
-            next()
+            Self.perform(next, at: caller)
         }
         moveForward(to: instant)
     }
 
     /// Lets other tasks run, then runs the earliest waiting piece of work, wherever it is on the time
-    /// line; `false` when nothing was waiting. The work runs on the caller's executor.
-    nonisolated(nonsending) func runNext() async -> Bool {
+    /// line; `false` when nothing was waiting. The work runs on the caller's executor, for the test's
+    /// call `caller`.
+    nonisolated(nonsending) func runNext(at caller: CallSite) async -> Bool {
         await settle()
         guard let next = takeNext(dueBy: nil) else { return false }
-        next()
+        Self.perform(next, at: caller)
         return true
     }
 

@@ -24,7 +24,7 @@
 /// ```
 ///
 /// A diagram that is not well formed (such as a `cannot draw: …` message from
-/// ``TestScheduler/marbles(of:frame:frames:)``) is compared as written.
+/// ``TestScheduler/marbles(of:frame:frames:fileID:filePath:line:column:)``) is compared as written.
 ///
 /// - Parameters:
 ///   - actual: The diagram the code under test produced.

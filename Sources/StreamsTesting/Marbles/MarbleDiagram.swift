@@ -180,16 +180,16 @@ struct MarbleSyntaxError: Error, Equatable, CustomStringConvertible {
 }
 
 extension MarbleDiagram {
-    /// Parses `source`, or records the syntax error's message as a failure of the running test and
-    /// returns `nil`.
+    /// Parses `source`, or records the syntax error's message as a failure of the running test at
+    /// `caller` (the test's call that was given the diagram) and returns `nil`.
     static func parseOrReport(
         _ source: String, kind: Kind, unknownValueHint: String = "has no value",
-        isValue: (Character) -> Bool = { _ in true }
+        isValue: (Character) -> Bool = { _ in true }, at caller: CallSite
     ) -> MarbleDiagram? {
         do {
             return try MarbleDiagram(source, kind: kind, unknownValueHint: unknownValueHint, isValue: isValue)
         } catch {
-            TestIssueReporter.reportMisuse(error.description)
+            TestIssueReporter.report(error.description, at: caller)
             return nil
         }
     }

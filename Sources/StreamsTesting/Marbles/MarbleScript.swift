@@ -23,17 +23,19 @@ extension MarbleDiagram {
     ///
     /// Each frame lasts `frame`. In a hot diagram, values left of `^` are dropped (they happened
     /// before the test began, when nobody could subscribe), and a completion left of `^` happens at
-    /// time zero. `#` fails with `error`; a diagram with `#` and no error fails the test.
+    /// time zero. `#` fails with `error`; a diagram with `#` and no error fails the test. Failures are
+    /// recorded at `caller`, the test's call that was given the diagram.
     static func script<Output, Failure: Error, Stride: SignedNumeric & Comparable>(
-        _ source: String, kind: Kind, frame: Stride, values: MarbleValues<Output>, error: Failure?
+        _ source: String, kind: Kind, frame: Stride, values: MarbleValues<Output>, error: Failure?,
+        at caller: CallSite
     ) -> [Recorded<Stride, TestEvent<Output, Failure>>] {
         guard frame > .zero else {
-            TestIssueReporter.reportMisuse("A marble frame must last longer than zero; \(frame) was given.")
+            TestIssueReporter.report("A marble frame must last longer than zero; \(frame) was given.", at: caller)
             return []
         }
         guard
             let diagram = parseOrReport(
-                source, kind: kind, unknownValueHint: values.hint, isValue: { values.read($0) != nil })
+                source, kind: kind, unknownValueHint: values.hint, isValue: { values.read($0) != nil }, at: caller)
         else { return [] }
         var script: [Recorded<Stride, TestEvent<Output, Failure>>] = []
         for event in diagram.events {
@@ -46,11 +48,11 @@ extension MarbleDiagram {
                 script.append(.finished(at: time))
             case .failure:
                 guard let error else {
-                    TestIssueReporter.reportMisuse(
+                    TestIssueReporter.report(
                         MarbleSyntaxError(
                             diagram: source, column: event.column,
                             problem: "'#' but the publisher cannot fail; pass error: to say what it fails with"
-                        ).description)
+                        ).description, at: caller)
                     continue
                 }
                 script.append(.failure(error, at: time))

@@ -40,7 +40,8 @@ func expectSubscriptionMarbles(
 ) {
     var malformed = false
     let expected = expected.map { diagram in
-        if MarbleDiagram.parseOrReport(diagram, kind: .subscription) == nil { malformed = true }
+        let caller = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+        if MarbleDiagram.parseOrReport(diagram, kind: .subscription, at: caller) == nil { malformed = true }
         return normalizedMarbles(diagram, kind: .subscription)
     }
     guard !malformed else { return }

@@ -102,14 +102,36 @@ extension TestScheduler {
     ///   - publisher: The publisher to draw.
     ///   - frame: How long each character lasts.
     ///   - frames: How many frames to move the clock; `nil` runs until nothing is scheduled.
+    ///   - fileID: The file a failure while moving the clock is reported in; leave the default.
+    ///   - filePath: The path of that file; leave the default.
+    ///   - line: The line a failure while moving the clock is reported at; leave the default.
+    ///   - column: The column a failure while moving the clock is reported at; leave the default.
     /// - Returns: The diagram, or a message beginning `cannot draw:` if the events do not fall on
     ///   frames.
     public func marbles<P: Publisher>(
-        of publisher: P, frame: SchedulerTimeType.Stride = .seconds(1), frames: Int? = nil
+        of publisher: P, frame: SchedulerTimeType.Stride = .seconds(1), frames: Int? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> String {
         let recorder = record(publisher)
-        play(frame: frame, frames: frames)
+        play(frame: frame, frames: frames, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
         return recorder.marbles(frame: frame)
+    }
+
+    /// The form of ``marbles(of:frame:frames:fileID:filePath:line:column:)`` without a source location, kept
+    /// for compatibility: a failure while moving the clock is reported in StreamsTesting's source rather than the
+    /// caller's.
+    ///
+    /// - Parameters:
+    ///   - publisher: The publisher to draw.
+    ///   - frame: How long each character lasts.
+    ///   - frames: How many frames to move the clock; `nil` runs until nothing is scheduled.
+    /// - Returns: The diagram, or a message beginning `cannot draw:` if the events do not fall on
+    ///   frames.
+    @_disfavoredOverload
+    public func marbles<P: Publisher>(
+        of publisher: P, frame: SchedulerTimeType.Stride = .seconds(1), frames: Int? = nil
+    ) -> String {
+        marbles(of: publisher, frame: frame, frames: frames)
     }
 
     /// Subscribes to `publisher`, moves the clock, and returns what it sent as a marble diagram, each
@@ -129,15 +151,39 @@ extension TestScheduler {
     ///   - values: The character each value is drawn as.
     ///   - frame: How long each character lasts.
     ///   - frames: How many frames to move the clock; `nil` runs until nothing is scheduled.
+    ///   - fileID: The file a failure while moving the clock is reported in; leave the default.
+    ///   - filePath: The path of that file; leave the default.
+    ///   - line: The line a failure while moving the clock is reported at; leave the default.
+    ///   - column: The column a failure while moving the clock is reported at; leave the default.
     /// - Returns: The diagram, or a message beginning `cannot draw:` if the events do not fall on
     ///   frames.
     public func marbles<P: Publisher>(
         of publisher: P, values: [Character: P.Output], frame: SchedulerTimeType.Stride = .seconds(1),
-        frames: Int? = nil
+        frames: Int? = nil,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> String where P.Output: Equatable {
         let recorder = record(publisher)
-        play(frame: frame, frames: frames)
+        play(frame: frame, frames: frames, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
         return recorder.marbles(values: values, frame: frame)
+    }
+
+    /// The form of ``marbles(of:values:frame:frames:fileID:filePath:line:column:)`` without a source
+    /// location, kept for compatibility: a failure while moving the clock is reported in StreamsTesting's source
+    /// rather than the caller's.
+    ///
+    /// - Parameters:
+    ///   - publisher: The publisher to draw.
+    ///   - values: The character each value is drawn as.
+    ///   - frame: How long each character lasts.
+    ///   - frames: How many frames to move the clock; `nil` runs until nothing is scheduled.
+    /// - Returns: The diagram, or a message beginning `cannot draw:` if the events do not fall on
+    ///   frames.
+    @_disfavoredOverload
+    public func marbles<P: Publisher>(
+        of publisher: P, values: [Character: P.Output], frame: SchedulerTimeType.Stride = .seconds(1),
+        frames: Int? = nil
+    ) -> String where P.Output: Equatable {
+        marbles(of: publisher, values: values, frame: frame, frames: frames)
     }
 
     /// Checks that `publisher` sends what the marble diagram `marbles` shows; otherwise records a
@@ -181,9 +227,10 @@ extension TestScheduler {
         frames: Int? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) {
-        guard let expected = MarbleDiagram.parseOrReport(marbles, kind: .expected) else { return }
+        let caller = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+        guard let expected = MarbleDiagram.parseOrReport(marbles, kind: .expected, at: caller) else { return }
         let recorder = record(publisher)
-        play(frame: frame, frames: frames)
+        play(frame: frame, frames: frames, at: caller)
         let actual = recorder.marbleDrawing(frame: frame, draw: marbleCharacter(describing:))
         compare(
             recorder, drawn: actual, expected: expected, error: error, fileID: fileID, filePath: filePath, line: line,
@@ -223,25 +270,27 @@ extension TestScheduler {
         frame: SchedulerTimeType.Stride = .seconds(1), frames: Int? = nil,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) where P.Output: Equatable {
-        guard let expected = MarbleDiagram.parseOrReport(marbles, kind: .expected) else { return }
+        let caller = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+        guard let expected = MarbleDiagram.parseOrReport(marbles, kind: .expected, at: caller) else { return }
         let recorder = record(publisher)
-        play(frame: frame, frames: frames)
+        play(frame: frame, frames: frames, at: caller)
         let actual = recorder.marbleDrawing(frame: frame, draw: marbleDrawer(values))
         compare(
             recorder, drawn: actual, expected: expected, error: error, fileID: fileID, filePath: filePath, line: line,
             column: column)
     }
 
-    /// Moves the clock `frames` frames, or runs everything scheduled.
-    private func play(frame: SchedulerTimeType.Stride, frames: Int?) {
+    /// Moves the clock `frames` frames, or runs everything scheduled; what goes wrong (a negative
+    /// `frames`, a run that never ends) fails the running test at `caller`.
+    private func play(frame: SchedulerTimeType.Stride, frames: Int?, at caller: CallSite) {
         if let frames {
             guard frames >= 0 else {
-                TestIssueReporter.reportMisuse("A marble test cannot move the clock back: frames is \(frames).")
+                TestIssueReporter.report("A marble test cannot move the clock back: frames is \(frames).", at: caller)
                 return
             }
-            advance(by: frame * SchedulerTimeType.Stride(exactly: frames)!)
+            advance(by: frame * SchedulerTimeType.Stride(exactly: frames)!, at: caller)
         } else {
-            run()
+            run(at: caller)
         }
     }
 

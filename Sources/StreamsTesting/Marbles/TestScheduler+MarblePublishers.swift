@@ -38,14 +38,36 @@ extension TestScheduler {
     ///   - marbles: The diagram, one character a frame from each subscription.
     ///   - values: The value each value character stands for.
     ///   - frame: How long each character lasts.
+    ///   - fileID: The file a malformed diagram is reported in; leave the default.
+    ///   - filePath: The path of that file; leave the default.
+    ///   - line: The line a malformed diagram is reported at; leave the default.
+    ///   - column: The column a malformed diagram is reported at; leave the default.
     /// - Returns: The publisher.
     public func createColdPublisher<Output>(
-        marbles: String, values: [Character: Output], frame: SchedulerTimeType.Stride = .seconds(1)
+        marbles: String, values: [Character: Output], frame: SchedulerTimeType.Stride = .seconds(1),
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> ColdTestPublisher<Output, Never, SchedulerTimeType> {
         ColdTestPublisher(
             scheduler: self,
             script: MarbleDiagram.script(
-                marbles, kind: .cold, frame: frame, values: .dictionary(values), error: Never?.none))
+                marbles, kind: .cold, frame: frame, values: .dictionary(values), error: Never?.none,
+                at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)))
+    }
+
+    /// The form of ``createColdPublisher(marbles:values:frame:fileID:filePath:line:column:)`` without a
+    /// source location, kept for compatibility: a malformed diagram is reported in StreamsTesting's source
+    /// rather than the caller's.
+    ///
+    /// - Parameters:
+    ///   - marbles: The diagram, one character a frame from each subscription.
+    ///   - values: The value each value character stands for.
+    ///   - frame: How long each character lasts.
+    /// - Returns: The publisher.
+    @_disfavoredOverload
+    public func createColdPublisher<Output>(
+        marbles: String, values: [Character: Output], frame: SchedulerTimeType.Stride = .seconds(1)
+    ) -> ColdTestPublisher<Output, Never, SchedulerTimeType> {
+        createColdPublisher(marbles: marbles, values: values, frame: frame)
     }
 
     /// Creates a ``ColdTestPublisher`` that can fail from a marble diagram, each character standing
@@ -63,14 +85,39 @@ extension TestScheduler {
     ///   - values: The value each value character stands for.
     ///   - error: What `#` fails with.
     ///   - frame: How long each character lasts.
+    ///   - fileID: The file a malformed diagram is reported in; leave the default.
+    ///   - filePath: The path of that file; leave the default.
+    ///   - line: The line a malformed diagram is reported at; leave the default.
+    ///   - column: The column a malformed diagram is reported at; leave the default.
     /// - Returns: The publisher.
+    public func createColdPublisher<Output, Failure: Error>(
+        marbles: String, values: [Character: Output], error: Failure,
+        frame: SchedulerTimeType.Stride = .seconds(1),
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) -> ColdTestPublisher<Output, Failure, SchedulerTimeType> {
+        ColdTestPublisher(
+            scheduler: self,
+            script: MarbleDiagram.script(
+                marbles, kind: .cold, frame: frame, values: .dictionary(values), error: error,
+                at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)))
+    }
+
+    /// The form of ``createColdPublisher(marbles:values:error:frame:fileID:filePath:line:column:)`` without a
+    /// source location, kept for compatibility: a malformed diagram is reported in StreamsTesting's source
+    /// rather than the caller's.
+    ///
+    /// - Parameters:
+    ///   - marbles: The diagram, one character a frame from each subscription.
+    ///   - values: The value each value character stands for.
+    ///   - error: What `#` fails with.
+    ///   - frame: How long each character lasts.
+    /// - Returns: The publisher.
+    @_disfavoredOverload
     public func createColdPublisher<Output, Failure: Error>(
         marbles: String, values: [Character: Output], error: Failure,
         frame: SchedulerTimeType.Stride = .seconds(1)
     ) -> ColdTestPublisher<Output, Failure, SchedulerTimeType> {
-        ColdTestPublisher(
-            scheduler: self,
-            script: MarbleDiagram.script(marbles, kind: .cold, frame: frame, values: .dictionary(values), error: error))
+        createColdPublisher(marbles: marbles, values: values, error: error, frame: frame)
     }
 
     /// Creates a ``ColdTestPublisher`` of strings from a marble diagram: each value character sends
@@ -85,11 +132,33 @@ extension TestScheduler {
     /// - Parameters:
     ///   - marbles: The diagram, one character a frame from each subscription.
     ///   - frame: How long each character lasts.
+    ///   - fileID: The file a malformed diagram is reported in; leave the default.
+    ///   - filePath: The path of that file; leave the default.
+    ///   - line: The line a malformed diagram is reported at; leave the default.
+    ///   - column: The column a malformed diagram is reported at; leave the default.
     /// - Returns: The publisher.
+    public func createColdPublisher(
+        marbles: String, frame: SchedulerTimeType.Stride = .seconds(1),
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) -> ColdTestPublisher<String, Never, SchedulerTimeType> {
+        createColdPublisher(
+            marbles: marbles, outputType: String.self, frame: frame, fileID: fileID, filePath: filePath, line: line,
+            column: column)
+    }
+
+    /// The form of ``createColdPublisher(marbles:frame:fileID:filePath:line:column:)`` without a source
+    /// location, kept for compatibility: a malformed diagram is reported in StreamsTesting's source rather
+    /// than the caller's.
+    ///
+    /// - Parameters:
+    ///   - marbles: The diagram, one character a frame from each subscription.
+    ///   - frame: How long each character lasts.
+    /// - Returns: The publisher.
+    @_disfavoredOverload
     public func createColdPublisher(
         marbles: String, frame: SchedulerTimeType.Stride = .seconds(1)
     ) -> ColdTestPublisher<String, Never, SchedulerTimeType> {
-        createColdPublisher(marbles: marbles, outputType: String.self, frame: frame)
+        createColdPublisher(marbles: marbles, frame: frame)
     }
 
     /// Creates a ``ColdTestPublisher`` of strings that can fail from a marble diagram: each value
@@ -106,11 +175,34 @@ extension TestScheduler {
     ///   - marbles: The diagram, one character a frame from each subscription.
     ///   - error: What `#` fails with.
     ///   - frame: How long each character lasts.
+    ///   - fileID: The file a malformed diagram is reported in; leave the default.
+    ///   - filePath: The path of that file; leave the default.
+    ///   - line: The line a malformed diagram is reported at; leave the default.
+    ///   - column: The column a malformed diagram is reported at; leave the default.
     /// - Returns: The publisher.
+    public func createColdPublisher<Failure: Error>(
+        marbles: String, error: Failure, frame: SchedulerTimeType.Stride = .seconds(1),
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) -> ColdTestPublisher<String, Failure, SchedulerTimeType> {
+        createColdPublisher(
+            marbles: marbles, outputType: String.self, error: error, frame: frame, fileID: fileID, filePath: filePath,
+            line: line, column: column)
+    }
+
+    /// The form of ``createColdPublisher(marbles:error:frame:fileID:filePath:line:column:)`` without a source
+    /// location, kept for compatibility: a malformed diagram is reported in StreamsTesting's source rather
+    /// than the caller's.
+    ///
+    /// - Parameters:
+    ///   - marbles: The diagram, one character a frame from each subscription.
+    ///   - error: What `#` fails with.
+    ///   - frame: How long each character lasts.
+    /// - Returns: The publisher.
+    @_disfavoredOverload
     public func createColdPublisher<Failure: Error>(
         marbles: String, error: Failure, frame: SchedulerTimeType.Stride = .seconds(1)
     ) -> ColdTestPublisher<String, Failure, SchedulerTimeType> {
-        createColdPublisher(marbles: marbles, outputType: String.self, error: error, frame: frame)
+        createColdPublisher(marbles: marbles, error: error, frame: frame)
     }
 
     /// Creates a ``ColdTestPublisher`` from a marble diagram whose value characters are read as
@@ -129,13 +221,36 @@ extension TestScheduler {
     ///   - marbles: The diagram, one character a frame from each subscription.
     ///   - outputType: The type each value character is read as, with `init?(_: String)`.
     ///   - frame: How long each character lasts.
+    ///   - fileID: The file a malformed diagram is reported in; leave the default.
+    ///   - filePath: The path of that file; leave the default.
+    ///   - line: The line a malformed diagram is reported at; leave the default.
+    ///   - column: The column a malformed diagram is reported at; leave the default.
     /// - Returns: The publisher.
     public func createColdPublisher<Output: LosslessStringConvertible>(
-        marbles: String, outputType: Output.Type, frame: SchedulerTimeType.Stride = .seconds(1)
+        marbles: String, outputType: Output.Type, frame: SchedulerTimeType.Stride = .seconds(1),
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> ColdTestPublisher<Output, Never, SchedulerTimeType> {
         ColdTestPublisher(
             scheduler: self,
-            script: MarbleDiagram.script(marbles, kind: .cold, frame: frame, values: .lossless(), error: Never?.none))
+            script: MarbleDiagram.script(
+                marbles, kind: .cold, frame: frame, values: .lossless(), error: Never?.none,
+                at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)))
+    }
+
+    /// The form of ``createColdPublisher(marbles:outputType:frame:fileID:filePath:line:column:)`` without a
+    /// source location, kept for compatibility: a malformed diagram is reported in StreamsTesting's source
+    /// rather than the caller's.
+    ///
+    /// - Parameters:
+    ///   - marbles: The diagram, one character a frame from each subscription.
+    ///   - outputType: The type each value character is read as, with `init?(_: String)`.
+    ///   - frame: How long each character lasts.
+    /// - Returns: The publisher.
+    @_disfavoredOverload
+    public func createColdPublisher<Output: LosslessStringConvertible>(
+        marbles: String, outputType: Output.Type, frame: SchedulerTimeType.Stride = .seconds(1)
+    ) -> ColdTestPublisher<Output, Never, SchedulerTimeType> {
+        createColdPublisher(marbles: marbles, outputType: outputType, frame: frame)
     }
 
     /// Creates a ``ColdTestPublisher`` that can fail from a marble diagram whose value characters are
@@ -153,13 +268,37 @@ extension TestScheduler {
     ///   - outputType: The type each value character is read as, with `init?(_: String)`.
     ///   - error: What `#` fails with.
     ///   - frame: How long each character lasts.
+    ///   - fileID: The file a malformed diagram is reported in; leave the default.
+    ///   - filePath: The path of that file; leave the default.
+    ///   - line: The line a malformed diagram is reported at; leave the default.
+    ///   - column: The column a malformed diagram is reported at; leave the default.
     /// - Returns: The publisher.
     public func createColdPublisher<Output: LosslessStringConvertible, Failure: Error>(
-        marbles: String, outputType: Output.Type, error: Failure, frame: SchedulerTimeType.Stride = .seconds(1)
+        marbles: String, outputType: Output.Type, error: Failure, frame: SchedulerTimeType.Stride = .seconds(1),
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> ColdTestPublisher<Output, Failure, SchedulerTimeType> {
         ColdTestPublisher(
             scheduler: self,
-            script: MarbleDiagram.script(marbles, kind: .cold, frame: frame, values: .lossless(), error: error))
+            script: MarbleDiagram.script(
+                marbles, kind: .cold, frame: frame, values: .lossless(), error: error,
+                at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)))
+    }
+
+    /// The form of ``createColdPublisher(marbles:outputType:error:frame:fileID:filePath:line:column:)``
+    /// without a source location, kept for compatibility: a malformed diagram is reported in StreamsTesting's
+    /// source rather than the caller's.
+    ///
+    /// - Parameters:
+    ///   - marbles: The diagram, one character a frame from each subscription.
+    ///   - outputType: The type each value character is read as, with `init?(_: String)`.
+    ///   - error: What `#` fails with.
+    ///   - frame: How long each character lasts.
+    /// - Returns: The publisher.
+    @_disfavoredOverload
+    public func createColdPublisher<Output: LosslessStringConvertible, Failure: Error>(
+        marbles: String, outputType: Output.Type, error: Failure, frame: SchedulerTimeType.Stride = .seconds(1)
+    ) -> ColdTestPublisher<Output, Failure, SchedulerTimeType> {
+        createColdPublisher(marbles: marbles, outputType: outputType, error: error, frame: frame)
     }
 
     // MARK: Hot publishers
@@ -188,14 +327,36 @@ extension TestScheduler {
     ///   - marbles: The diagram, one character a frame from `^` or from the scheduler's start.
     ///   - values: The value each value character stands for.
     ///   - frame: How long each character lasts.
+    ///   - fileID: The file a malformed diagram is reported in; leave the default.
+    ///   - filePath: The path of that file; leave the default.
+    ///   - line: The line a malformed diagram is reported at; leave the default.
+    ///   - column: The column a malformed diagram is reported at; leave the default.
     /// - Returns: The publisher, already playing.
     public func createHotPublisher<Output>(
-        marbles: String, values: [Character: Output], frame: SchedulerTimeType.Stride = .seconds(1)
+        marbles: String, values: [Character: Output], frame: SchedulerTimeType.Stride = .seconds(1),
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> HotTestPublisher<Output, Never, SchedulerTimeType> {
         HotTestPublisher(
             scheduler: self,
             script: MarbleDiagram.script(
-                marbles, kind: .hot, frame: frame, values: .dictionary(values), error: Never?.none))
+                marbles, kind: .hot, frame: frame, values: .dictionary(values), error: Never?.none,
+                at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)))
+    }
+
+    /// The form of ``createHotPublisher(marbles:values:frame:fileID:filePath:line:column:)`` without a source
+    /// location, kept for compatibility: a malformed diagram is reported in StreamsTesting's source rather
+    /// than the caller's.
+    ///
+    /// - Parameters:
+    ///   - marbles: The diagram, one character a frame from `^` or from the scheduler's start.
+    ///   - values: The value each value character stands for.
+    ///   - frame: How long each character lasts.
+    /// - Returns: The publisher, already playing.
+    @_disfavoredOverload
+    public func createHotPublisher<Output>(
+        marbles: String, values: [Character: Output], frame: SchedulerTimeType.Stride = .seconds(1)
+    ) -> HotTestPublisher<Output, Never, SchedulerTimeType> {
+        createHotPublisher(marbles: marbles, values: values, frame: frame)
     }
 
     /// Creates a ``HotTestPublisher`` that can fail from a marble diagram, each character standing
@@ -214,14 +375,39 @@ extension TestScheduler {
     ///   - values: The value each value character stands for.
     ///   - error: What `#` fails with.
     ///   - frame: How long each character lasts.
+    ///   - fileID: The file a malformed diagram is reported in; leave the default.
+    ///   - filePath: The path of that file; leave the default.
+    ///   - line: The line a malformed diagram is reported at; leave the default.
+    ///   - column: The column a malformed diagram is reported at; leave the default.
     /// - Returns: The publisher, already playing.
+    public func createHotPublisher<Output, Failure: Error>(
+        marbles: String, values: [Character: Output], error: Failure,
+        frame: SchedulerTimeType.Stride = .seconds(1),
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) -> HotTestPublisher<Output, Failure, SchedulerTimeType> {
+        HotTestPublisher(
+            scheduler: self,
+            script: MarbleDiagram.script(
+                marbles, kind: .hot, frame: frame, values: .dictionary(values), error: error,
+                at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)))
+    }
+
+    /// The form of ``createHotPublisher(marbles:values:error:frame:fileID:filePath:line:column:)`` without a
+    /// source location, kept for compatibility: a malformed diagram is reported in StreamsTesting's source
+    /// rather than the caller's.
+    ///
+    /// - Parameters:
+    ///   - marbles: The diagram, one character a frame from `^` or from the scheduler's start.
+    ///   - values: The value each value character stands for.
+    ///   - error: What `#` fails with.
+    ///   - frame: How long each character lasts.
+    /// - Returns: The publisher, already playing.
+    @_disfavoredOverload
     public func createHotPublisher<Output, Failure: Error>(
         marbles: String, values: [Character: Output], error: Failure,
         frame: SchedulerTimeType.Stride = .seconds(1)
     ) -> HotTestPublisher<Output, Failure, SchedulerTimeType> {
-        HotTestPublisher(
-            scheduler: self,
-            script: MarbleDiagram.script(marbles, kind: .hot, frame: frame, values: .dictionary(values), error: error))
+        createHotPublisher(marbles: marbles, values: values, error: error, frame: frame)
     }
 
     /// Creates a ``HotTestPublisher`` of strings from a marble diagram: each value character sends
@@ -236,11 +422,33 @@ extension TestScheduler {
     /// - Parameters:
     ///   - marbles: The diagram, one character a frame from `^` or from the scheduler's start.
     ///   - frame: How long each character lasts.
+    ///   - fileID: The file a malformed diagram is reported in; leave the default.
+    ///   - filePath: The path of that file; leave the default.
+    ///   - line: The line a malformed diagram is reported at; leave the default.
+    ///   - column: The column a malformed diagram is reported at; leave the default.
     /// - Returns: The publisher, already playing.
+    public func createHotPublisher(
+        marbles: String, frame: SchedulerTimeType.Stride = .seconds(1),
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) -> HotTestPublisher<String, Never, SchedulerTimeType> {
+        createHotPublisher(
+            marbles: marbles, outputType: String.self, frame: frame, fileID: fileID, filePath: filePath, line: line,
+            column: column)
+    }
+
+    /// The form of ``createHotPublisher(marbles:frame:fileID:filePath:line:column:)`` without a source
+    /// location, kept for compatibility: a malformed diagram is reported in StreamsTesting's source rather
+    /// than the caller's.
+    ///
+    /// - Parameters:
+    ///   - marbles: The diagram, one character a frame from `^` or from the scheduler's start.
+    ///   - frame: How long each character lasts.
+    /// - Returns: The publisher, already playing.
+    @_disfavoredOverload
     public func createHotPublisher(
         marbles: String, frame: SchedulerTimeType.Stride = .seconds(1)
     ) -> HotTestPublisher<String, Never, SchedulerTimeType> {
-        createHotPublisher(marbles: marbles, outputType: String.self, frame: frame)
+        createHotPublisher(marbles: marbles, frame: frame)
     }
 
     /// Creates a ``HotTestPublisher`` of strings that can fail from a marble diagram: each value
@@ -257,11 +465,34 @@ extension TestScheduler {
     ///   - marbles: The diagram, one character a frame from `^` or from the scheduler's start.
     ///   - error: What `#` fails with.
     ///   - frame: How long each character lasts.
+    ///   - fileID: The file a malformed diagram is reported in; leave the default.
+    ///   - filePath: The path of that file; leave the default.
+    ///   - line: The line a malformed diagram is reported at; leave the default.
+    ///   - column: The column a malformed diagram is reported at; leave the default.
     /// - Returns: The publisher, already playing.
+    public func createHotPublisher<Failure: Error>(
+        marbles: String, error: Failure, frame: SchedulerTimeType.Stride = .seconds(1),
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) -> HotTestPublisher<String, Failure, SchedulerTimeType> {
+        createHotPublisher(
+            marbles: marbles, outputType: String.self, error: error, frame: frame, fileID: fileID, filePath: filePath,
+            line: line, column: column)
+    }
+
+    /// The form of ``createHotPublisher(marbles:error:frame:fileID:filePath:line:column:)`` without a source
+    /// location, kept for compatibility: a malformed diagram is reported in StreamsTesting's source rather
+    /// than the caller's.
+    ///
+    /// - Parameters:
+    ///   - marbles: The diagram, one character a frame from `^` or from the scheduler's start.
+    ///   - error: What `#` fails with.
+    ///   - frame: How long each character lasts.
+    /// - Returns: The publisher, already playing.
+    @_disfavoredOverload
     public func createHotPublisher<Failure: Error>(
         marbles: String, error: Failure, frame: SchedulerTimeType.Stride = .seconds(1)
     ) -> HotTestPublisher<String, Failure, SchedulerTimeType> {
-        createHotPublisher(marbles: marbles, outputType: String.self, error: error, frame: frame)
+        createHotPublisher(marbles: marbles, error: error, frame: frame)
     }
 
     /// Creates a ``HotTestPublisher`` from a marble diagram whose value characters are read as
@@ -277,13 +508,36 @@ extension TestScheduler {
     ///   - marbles: The diagram, one character a frame from `^` or from the scheduler's start.
     ///   - outputType: The type each value character is read as, with `init?(_: String)`.
     ///   - frame: How long each character lasts.
+    ///   - fileID: The file a malformed diagram is reported in; leave the default.
+    ///   - filePath: The path of that file; leave the default.
+    ///   - line: The line a malformed diagram is reported at; leave the default.
+    ///   - column: The column a malformed diagram is reported at; leave the default.
     /// - Returns: The publisher, already playing.
     public func createHotPublisher<Output: LosslessStringConvertible>(
-        marbles: String, outputType: Output.Type, frame: SchedulerTimeType.Stride = .seconds(1)
+        marbles: String, outputType: Output.Type, frame: SchedulerTimeType.Stride = .seconds(1),
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> HotTestPublisher<Output, Never, SchedulerTimeType> {
         HotTestPublisher(
             scheduler: self,
-            script: MarbleDiagram.script(marbles, kind: .hot, frame: frame, values: .lossless(), error: Never?.none))
+            script: MarbleDiagram.script(
+                marbles, kind: .hot, frame: frame, values: .lossless(), error: Never?.none,
+                at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)))
+    }
+
+    /// The form of ``createHotPublisher(marbles:outputType:frame:fileID:filePath:line:column:)`` without a
+    /// source location, kept for compatibility: a malformed diagram is reported in StreamsTesting's source
+    /// rather than the caller's.
+    ///
+    /// - Parameters:
+    ///   - marbles: The diagram, one character a frame from `^` or from the scheduler's start.
+    ///   - outputType: The type each value character is read as, with `init?(_: String)`.
+    ///   - frame: How long each character lasts.
+    /// - Returns: The publisher, already playing.
+    @_disfavoredOverload
+    public func createHotPublisher<Output: LosslessStringConvertible>(
+        marbles: String, outputType: Output.Type, frame: SchedulerTimeType.Stride = .seconds(1)
+    ) -> HotTestPublisher<Output, Never, SchedulerTimeType> {
+        createHotPublisher(marbles: marbles, outputType: outputType, frame: frame)
     }
 
     /// Creates a ``HotTestPublisher`` that can fail from a marble diagram whose value characters are
@@ -301,12 +555,36 @@ extension TestScheduler {
     ///   - outputType: The type each value character is read as, with `init?(_: String)`.
     ///   - error: What `#` fails with.
     ///   - frame: How long each character lasts.
+    ///   - fileID: The file a malformed diagram is reported in; leave the default.
+    ///   - filePath: The path of that file; leave the default.
+    ///   - line: The line a malformed diagram is reported at; leave the default.
+    ///   - column: The column a malformed diagram is reported at; leave the default.
     /// - Returns: The publisher, already playing.
     public func createHotPublisher<Output: LosslessStringConvertible, Failure: Error>(
-        marbles: String, outputType: Output.Type, error: Failure, frame: SchedulerTimeType.Stride = .seconds(1)
+        marbles: String, outputType: Output.Type, error: Failure, frame: SchedulerTimeType.Stride = .seconds(1),
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) -> HotTestPublisher<Output, Failure, SchedulerTimeType> {
         HotTestPublisher(
             scheduler: self,
-            script: MarbleDiagram.script(marbles, kind: .hot, frame: frame, values: .lossless(), error: error))
+            script: MarbleDiagram.script(
+                marbles, kind: .hot, frame: frame, values: .lossless(), error: error,
+                at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)))
+    }
+
+    /// The form of ``createHotPublisher(marbles:outputType:error:frame:fileID:filePath:line:column:)``
+    /// without a source location, kept for compatibility: a malformed diagram is reported in StreamsTesting's
+    /// source rather than the caller's.
+    ///
+    /// - Parameters:
+    ///   - marbles: The diagram, one character a frame from `^` or from the scheduler's start.
+    ///   - outputType: The type each value character is read as, with `init?(_: String)`.
+    ///   - error: What `#` fails with.
+    ///   - frame: How long each character lasts.
+    /// - Returns: The publisher, already playing.
+    @_disfavoredOverload
+    public func createHotPublisher<Output: LosslessStringConvertible, Failure: Error>(
+        marbles: String, outputType: Output.Type, error: Failure, frame: SchedulerTimeType.Stride = .seconds(1)
+    ) -> HotTestPublisher<Output, Failure, SchedulerTimeType> {
+        createHotPublisher(marbles: marbles, outputType: outputType, error: error, frame: frame)
     }
 }

@@ -214,6 +214,21 @@ private func advanceWithoutWaiting(_ scheduler: TestSchedulerOf<DispatchQueue>, 
         #expect(attempts.value == 2)
         #expect(results.valuesWithTimes == [.init(["swift result"], at: .milliseconds(1300))])
     }
+
+    @Test func aRepetitionThatNeverMovesOnIsReportedAtTheClockCallThatRanIt() async {
+        let scheduler = DispatchQueue.test
+        func repeatingAtOneInstant() -> any Cancellable {
+            scheduler.schedule(after: scheduler.now, interval: .zero, tolerance: .zero, options: nil) {}
+        }
+        let clock = scheduler.clock
+        var repetition = repeatingAtOneInstant()
+        await expectReported(atLine: #line) { await clock.advance(by: .seconds(1)) }
+        repetition = repeatingAtOneInstant()
+        await expectReported(atLine: #line) { await clock.advance(to: clock.now.advanced(by: .seconds(1))) }
+        repetition = repeatingAtOneInstant()
+        await expectReported(atLine: #line) { await clock.run() }
+        repetition.cancel()
+    }
 }
 
 /// A thread-safe counter.

@@ -177,4 +177,30 @@ import Testing
             scheduler.expect(Just("a"), marbles: "(a|")
         }
     }
+
+    @Test func aMalformedDiagramIsReportedWhereThePublisherIsCreated() {
+        let s = DispatchQueue.test
+        let values: [Character: Int] = ["a": 1]
+        let error = KitError()
+        expectReported(atLine: #line) { _ = s.createColdPublisher(marbles: "(a", values: values) }
+        expectReported(atLine: #line) { _ = s.createColdPublisher(marbles: "(a", values: values, error: error) }
+        expectReported(atLine: #line) { _ = s.createColdPublisher(marbles: "(a") }
+        expectReported(atLine: #line) { _ = s.createColdPublisher(marbles: "(a", error: error) }
+        expectReported(atLine: #line) { _ = s.createColdPublisher(marbles: "(1", outputType: Int.self) }
+        expectReported(atLine: #line) { _ = s.createColdPublisher(marbles: "(1", outputType: Int.self, error: error) }
+        expectReported(atLine: #line) { _ = s.createHotPublisher(marbles: "(a", values: values) }
+        expectReported(atLine: #line) { _ = s.createHotPublisher(marbles: "(a", values: values, error: error) }
+        expectReported(atLine: #line) { _ = s.createHotPublisher(marbles: "(a") }
+        expectReported(atLine: #line) { _ = s.createHotPublisher(marbles: "(a", error: error) }
+        expectReported(atLine: #line) { _ = s.createHotPublisher(marbles: "(1", outputType: Int.self) }
+        expectReported(atLine: #line) { _ = s.createHotPublisher(marbles: "(1", outputType: Int.self, error: error) }
+    }
+
+    @Test func aDiagramThePublisherCannotPlayIsReportedWhereItIsCreated() {
+        let scheduler = DispatchQueue.test
+        expectReported(atLine: #line) { _ = scheduler.createColdPublisher(marbles: "a", frame: .zero) }
+        expectReported(atLine: #line) { _ = scheduler.createHotPublisher(marbles: "a", frame: .seconds(-1)) }
+        expectReported(atLine: #line) { _ = scheduler.createColdPublisher(marbles: "a#") }
+        expectReported(atLine: #line) { _ = scheduler.createHotPublisher(marbles: "a#", values: ["a": 1]) }
+    }
 }

@@ -121,4 +121,23 @@ import Testing
                 """
         }
     }
+
+    @Test func misuseIsReportedAtTheCallersLine() {
+        let scheduler = DispatchQueue.test
+        let values: [Character: String] = ["a": "a"]
+        expectReported(atLine: #line) { scheduler.expect(Just("a"), marbles: "(a") }
+        expectReported(atLine: #line) { scheduler.expect(Just("a"), marbles: "(a", values: values) }
+        expectReported(atLine: #line) { scheduler.expect(Just("a"), marbles: "(a|)", frames: -1) }
+        expectReported(atLine: #line) { scheduler.expect(Just("a"), marbles: "(a|)", values: values, frames: -1) }
+        expectReported(atLine: #line) { _ = scheduler.marbles(of: Just("a"), frames: -1) }
+        expectReported(atLine: #line) { _ = scheduler.marbles(of: Just("a"), values: values, frames: -1) }
+    }
+
+    @Test func aRunThatNeverEndsIsReportedAtTheCallersLine() {
+        let scheduler = TestSchedulerOf<DispatchQueue>(now: .init(DispatchTime(uptimeNanoseconds: 1)), runLimit: 10)
+        let endless = scheduler.schedule(after: scheduler.now, interval: .seconds(1)) {}
+        expectReported(atLine: #line) { _ = scheduler.marbles(of: Just("a")) }
+        expectReported(atLine: #line) { scheduler.expect(Just("a"), marbles: "(a|)") }
+        endless.cancel()
+    }
 }

@@ -88,4 +88,12 @@ import Testing
             DispatchQueue.test.createColdPublisher(marbles: "a").expectSubscriptions(["--!"])
         }
     }
+
+    @Test func aMalformedSubscriptionDiagramIsReportedAtTheCallersLine() {
+        let scheduler = DispatchQueue.test
+        let cold = scheduler.createColdPublisher(marbles: "a")
+        let hot = scheduler.createHotPublisher(marbles: "a")
+        expectReported(atLine: #line) { cold.expectSubscriptions(["--!"]) }
+        expectReported(atLine: #line) { hot.expectSubscriptions(["^", "^^"]) }
+    }
 }
