@@ -29,7 +29,9 @@ final class Screen {
             .sink { [title] state in title.render("\(state.folder) (\(state.unread))") }
             .store(in: &subscriptions)
         store
-            .sink { [sync] state in sync.render(state.isSyncing ? "Syncing…" : "Up to date") }
+            .sink { [sync] state in
+                sync.render(state.isSyncing ? "Syncing…" : "Up to date")
+            }
             .store(in: &subscriptions)
         store
             .sink { [profile] state in profile.render(state.userName) }

@@ -41,7 +41,9 @@ final class Screen {
         store
             .map(\.isSyncing)
             .removeDuplicates()
-            .sink { [sync] isSyncing in sync.render(isSyncing ? "Syncing…" : "Up to date") }
+            .sink { [sync] isSyncing in
+                sync.render(isSyncing ? "Syncing…" : "Up to date")
+            }
             .store(in: &subscriptions)
         store
             .map(\.userName)

@@ -34,7 +34,8 @@ final class TitleModel: ObservableObject {
             .map { TitleContent(folder: $0.folder, unread: $0.unread) }
             .removeDuplicates()
         _content = ObservedPublisher(
-            publisher: slice, initial: TitleContent(folder: store.value.folder, unread: store.value.unread))
+            publisher: slice,
+            initial: TitleContent(folder: store.value.folder, unread: store.value.unread))
     }
 }
 
@@ -56,7 +57,9 @@ final class Screen {
         store
             .map(\.isSyncing)
             .removeDuplicates()
-            .sink { [sync] isSyncing in sync.render(isSyncing ? "Syncing…" : "Up to date") }
+            .sink { [sync] isSyncing in
+                sync.render(isSyncing ? "Syncing…" : "Up to date")
+            }
             .store(in: &subscriptions)
         store
             .map(\.userName)

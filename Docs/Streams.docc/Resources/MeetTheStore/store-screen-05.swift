@@ -41,7 +41,9 @@ final class Screen {
     private var subscriptions = Set<AnyCancellable>()
 
     init() {
-        titleSource = model.deduplicated { TitleContent(folder: $0.state.folder, unread: $0.state.unread) }
+        titleSource = model.deduplicated {
+            TitleContent(folder: $0.state.folder, unread: $0.state.unread)
+        }
         syncSource = model.deduplicated { $0.state.isSyncing }
         profileSource = model.deduplicated { $0.state.userName }
 
@@ -53,15 +55,18 @@ final class Screen {
             .sink { [title, titleSource] in title.render(titleSource.snapshot.text) }
             .store(in: &subscriptions)
         syncSource.objectWillChange
-            .sink { [sync, syncSource] in sync.render(syncSource.snapshot ? "Syncing…" : "Up to date") }
+            .sink { [sync, syncSource] in
+                sync.render(syncSource.snapshot ? "Syncing…" : "Up to date")
+            }
             .store(in: &subscriptions)
         profileSource.objectWillChange
             .sink { [profile, profileSource] in profile.render(profileSource.snapshot) }
             .store(in: &subscriptions)
     }
 
-    /// Changes the state, as the user or the server does; each wrapper compares its snapshot right
-    /// after the change.
+    /// Changes the state, as the user or the server does; each wrapper compares its
+
+    /// snapshot right after the change.
     func apply(_ change: @escaping (inout AppState) -> Void) {
         change(&model.state)
     }

@@ -44,7 +44,9 @@ final class Screen {
             .sink { [title] content in title.render(content.text) }
             .store(in: &subscriptions)
         store.slice(\.isSyncing)
-            .sink { [sync] isSyncing in sync.render(isSyncing ? "Syncing…" : "Up to date") }
+            .sink { [sync] isSyncing in
+                sync.render(isSyncing ? "Syncing…" : "Up to date")
+            }
             .store(in: &subscriptions)
         store.slice(\.userName)
             .sink { [profile] userName in profile.render(userName) }

@@ -46,7 +46,9 @@ final class Screen {
             .sink { [title] content in title.render(content.text) }
             .store(in: &subscriptions)
         store.slice(\.isSyncing)
-            .sink { [sync] isSyncing in sync.render(isSyncing ? "Syncing…" : "Up to date") }
+            .sink { [sync] isSyncing in
+                sync.render(isSyncing ? "Syncing…" : "Up to date")
+            }
             .store(in: &subscriptions)
         store.slice(\.userName)
             .sink { [profile] userName in profile.render(userName) }
@@ -69,6 +71,7 @@ final class Screen {
         let counts = labels.map { "\($0.name) \($0.renders)" }.joined(separator: ", ")
         let badgeRenders = badges.map(\.renders).reduce(0, +)
         return "\(counts): \(labels.map(\.renders).reduce(0, +)) renders; "
-            + "\(badges.count) badges: \(badgeRenders) renders; \(store.sliceCount) slices compared per update"
+            + "\(badges.count) badges: \(badgeRenders) renders; "
+            + "\(store.sliceCount) slices compared per update"
     }
 }

@@ -40,9 +40,13 @@ struct TitleContent: Equatable {
 
     /// The model's properties as one value.
     var state: AppState {
-        get { AppState(userName: userName, folder: folder, unread: unread, isSyncing: isSyncing) }
+        get {
+            AppState(
+                userName: userName, folder: folder, unread: unread, isSyncing: isSyncing)
+        }
         set {
-            // The macro's setters skip a value equal to the stored one: no observer hears about it.
+            // The macro's setters skip a value equal to the stored one: no observer
+            // hears about it.
             userName = newValue.userName
             folder = newValue.folder
             unread = newValue.unread
@@ -51,7 +55,8 @@ struct TitleContent: Equatable {
     }
 }
 
-/// The mail app's screen: three labels, each observing the properties it shows of one model.
+/// The mail app's screen: three labels, each observing the properties it shows of one
+/// model.
 final class Screen {
     let model = AppModel()
     let title = Label("title")
@@ -64,15 +69,18 @@ final class Screen {
             .sink { [title] content in title.render(content.text) }
             .store(in: &subscriptions)
         model.publisher(for: \.isSyncing)
-            .sink { [sync] isSyncing in sync.render(isSyncing ? "Syncing…" : "Up to date") }
+            .sink { [sync] isSyncing in
+                sync.render(isSyncing ? "Syncing…" : "Up to date")
+            }
             .store(in: &subscriptions)
         model.publisher(for: \.userName)
             .sink { [profile] userName in profile.render(userName) }
             .store(in: &subscriptions)
     }
 
-    /// Changes the state, as the user or the server does, then lets the main run loop turn once:
-    /// the publishers read the new values there.
+    /// Changes the state, as the user or the server does, then lets the main run loop
+
+    /// turn once: the publishers read the new values there.
     func apply(_ change: @escaping (inout AppState) -> Void) {
         change(&model.state)
         RunLoop.main.run(until: Date())

@@ -16,7 +16,9 @@ for await status in model.$status.values where !status.isEmpty {
     break
 }
 
-let second = Future { try await service.createAccount(email: "taken@example.com", password: "hunter2hunter2") }
+let second = Future {
+    try await service.createAccount(email: "taken@example.com", password: "hunter2hunter2")
+}
 do {
     let account = try await second.value
     print("second account:", account.email)

@@ -19,8 +19,9 @@ struct SignUpService: Sendable {
         return Account(email: email)
     }
 
-    /// Asks the server to create an account, once per subscriber; the publisher answers once,
-    /// then finishes.
+    /// Asks the server to create an account, once per subscriber; the publisher answers
+
+    /// once, then finishes.
     func signUp(email: String, password: String) -> AnyPublisher<Account, any Error> {
         Deferred {
             Future { try await createAccount(email: email, password: password) }

@@ -9,8 +9,9 @@ final class SearchModel {
     @Published private(set) var results: [String] = []
     private var cancellables = Set<AnyCancellable>()
 
-    /// Creates a model that calls `search` with each query the user settles on, and shows its
-    /// results on `scheduler`.
+    /// Creates a model that calls `search` with each query the user settles on, and
+
+    /// shows its results on `scheduler`.
     init(
         search: @escaping (String) -> AnyPublisher<[String], Never>,
         scheduler: AnySchedulerOf<DispatchQueue> = .main

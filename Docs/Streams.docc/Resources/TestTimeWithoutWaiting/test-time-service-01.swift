@@ -1,5 +1,5 @@
-/// Asks the server for results, and tries again a second later when a request fails, up to three
-/// times.
+/// Asks the server for results, and tries again a second later when a request fails,
+/// up to three times.
 struct SearchService: Sendable {
     /// What waits between attempts: a `ContinuousClock` in the app.
     let clock: any Clock<Duration>

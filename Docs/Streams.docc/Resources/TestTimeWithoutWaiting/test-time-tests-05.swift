@@ -83,7 +83,9 @@ import Testing
     model.query = "swi"
     scheduler.advance(by: .seconds(2))
 
-    #expect(server.subscriptions.map(\.subscribed) == [.milliseconds(300), .milliseconds(700)])
+    #expect(
+
+        server.subscriptions.map(\.subscribed) == [.milliseconds(300), .milliseconds(700)])
     #expect(server.subscriptions.map(\.cancelled) == [.milliseconds(700), nil])
     #expect(results.valuesWithTimes == [
         .init([], at: .zero),

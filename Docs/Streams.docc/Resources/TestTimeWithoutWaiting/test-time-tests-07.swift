@@ -85,7 +85,9 @@ import Testing
     model.query = "swi"
     scheduler.advance(by: .seconds(2))
 
-    #expect(server.subscriptions.map(\.subscribed) == [.milliseconds(300), .milliseconds(700)])
+    #expect(
+
+        server.subscriptions.map(\.subscribed) == [.milliseconds(300), .milliseconds(700)])
     #expect(server.subscriptions.map(\.cancelled) == [.milliseconds(700), nil])
     #expect(results.valuesWithTimes == [
         .init([], at: .zero),
@@ -129,15 +131,19 @@ import Testing
     let frame: DispatchQueue.SchedulerTimeType.Stride = .milliseconds(100)
     let queries: [Character: String] = ["1": "s", "2": "sw", "3": "swif"]
     let answers: [Character: [String]] = ["e": [], "r": ["swift", "swiftui"]]
-    let typing = scheduler.createHotPublisher(marbles: "1-2-----3", values: queries, frame: frame)
-    let server = scheduler.createColdPublisher(marbles: "-------r|", values: answers, frame: frame)
+    let typing = scheduler.createHotPublisher(
+        marbles: "1-2-----3", values: queries, frame: frame)
+    let server = scheduler.createColdPublisher(
+        marbles: "-------r|", values: answers, frame: frame)
     let model = SearchModel(
         search: { _ in server.eraseToAnyPublisher() },
         scheduler: scheduler.eraseToAnyScheduler()
     )
     typing.assign(to: &model.$query)
 
-    scheduler.expect(model.$results, marbles: "e-----------------r", values: answers, frame: frame)
+    scheduler.expect(
+
+        model.$results, marbles: "e-----------------r", values: answers, frame: frame)
     server.expectSubscriptions(
         [
             "-----^-----!",
@@ -161,7 +167,8 @@ import Testing
             return ["\(query) result"]
         }
     )
-    let model = SearchModel(search: service.search, scheduler: scheduler.eraseToAnyScheduler())
+    let model = SearchModel(
+        search: service.search, scheduler: scheduler.eraseToAnyScheduler())
 
     model.query = "swift"
     await scheduler.advance(by: .milliseconds(300))
