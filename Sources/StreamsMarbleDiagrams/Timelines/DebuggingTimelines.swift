@@ -84,9 +84,9 @@ enum DebuggingTimelines {
     static func releasedTable() -> String {
         let scheduler = DispatchQueue.test
         let recorder = TimelineRecorder(clock: scheduler.timelineClock)
-        let state = CurrentValueSubject<AppState, Never>(AppState())
+        let store = Store(AppState())
         recorder.record {
-            _ = state.map(\.unread).sink { _ in }
+            _ = store.slice(\.unread).sink { _ in }
         }
         return recorder.table
     }

@@ -18,7 +18,7 @@ extension Publisher {
     /// typing.send("sw")
     /// scheduler.advance(by: .milliseconds(100))
     /// typing.send("swi")
-    /// scheduler.advance(by: .milliseconds(300))  // 300 ms of quiet: "swi" goes out.
+    /// scheduler.advance(by: .milliseconds(300))  // quiet for 300 ms: "swi" out
     /// typing.send("swift")
     /// scheduler.advance(by: .milliseconds(300))
     /// // Prints:
