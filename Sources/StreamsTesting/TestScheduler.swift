@@ -168,16 +168,6 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         advance(by: stride, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
-    /// The form of `advance(by:fileID:filePath:line:column:)` without a source location, kept
-    /// for compatibility: a negative stride is reported in StreamsTesting's source rather than the
-    /// caller's.
-    ///
-    /// - Parameter stride: How far to move the clock; `.zero` runs only what is already due.
-    @_disfavoredOverload
-    public func advance(by stride: SchedulerTimeType.Stride = .zero) {
-        advance(by: stride, at: .here())
-    }
-
     /// Moves virtual time forward by `stride`; misuse fails the running test at `caller`.
     func advance(by stride: SchedulerTimeType.Stride, at caller: CallSite) {
         guard Self.movesForward(stride, at: caller) else { return }
@@ -207,16 +197,6 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         advance(to: instant, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
-    /// The form of `advance(to:fileID:filePath:line:column:)` without a source location, kept
-    /// for compatibility: misuse found by the actions it runs is reported in StreamsTesting's source
-    /// rather than the caller's.
-    ///
-    /// - Parameter instant: The instant to move the clock to; ``now`` runs only what is already due.
-    @_disfavoredOverload
-    public func advance(to instant: SchedulerTimeType) {
-        advance(to: instant, at: .here())
-    }
-
     /// Moves virtual time forward to `instant`; misuse found by the actions it runs fails the running
     /// test at `caller`.
     func advance(to instant: SchedulerTimeType, at caller: CallSite) {
@@ -241,14 +221,6 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) {
         run(at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
-    }
-
-    /// The form of `run(fileID:filePath:line:column:)` without a source location, kept for
-    /// compatibility: a run that never ends is reported in StreamsTesting's source rather than the
-    /// caller's.
-    @_disfavoredOverload
-    public func run() {
-        run(at: .here())
     }
 
     /// Runs every scheduled action; misuse fails the running test at `caller`.
@@ -311,17 +283,6 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         await advance(by: stride, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
-    /// The form of `advance(by:fileID:filePath:line:column:)` without a source location, kept
-    /// for compatibility: a negative stride is reported in StreamsTesting's source rather than the
-    /// caller's.
-    ///
-    /// - Parameter stride: How far to move the clock; `.zero` runs only what is already due.
-    @_disfavoredOverload
-    @MainActor
-    public func advance(by stride: SchedulerTimeType.Stride = .zero) async {
-        await advance(by: stride, at: .here())
-    }
-
     /// Moves virtual time forward by `stride`, letting other tasks run; misuse fails the running test
     /// at `caller`.
     @MainActor
@@ -362,17 +323,6 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         await advance(to: instant, at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
-    /// The form of `advance(to:fileID:filePath:line:column:)` without a source location, kept
-    /// for compatibility: misuse found by the actions it runs is reported in StreamsTesting's source
-    /// rather than the caller's.
-    ///
-    /// - Parameter instant: The instant to move the clock to; ``now`` runs only what is already due.
-    @_disfavoredOverload
-    @MainActor
-    public func advance(to instant: SchedulerTimeType) async {
-        await advance(to: instant, at: .here())
-    }
-
     /// Moves virtual time forward to `instant`, letting other tasks run; misuse found by the actions
     /// it runs fails the running test at `caller`.
     @MainActor
@@ -409,15 +359,6 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) async {
         await run(at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
-    }
-
-    /// The form of `run(fileID:filePath:line:column:)` without a source location, kept for
-    /// compatibility: a run that never ends is reported in StreamsTesting's source rather than the
-    /// caller's.
-    @_disfavoredOverload
-    @MainActor
-    public func run() async {
-        await run(at: .here())
     }
 
     /// Runs every scheduled action, letting other tasks run; misuse fails the running test at

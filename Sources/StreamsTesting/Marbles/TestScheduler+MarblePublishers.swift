@@ -54,22 +54,6 @@ extension TestScheduler {
                 at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)))
     }
 
-    /// The form of ``createColdPublisher(marbles:values:frame:fileID:filePath:line:column:)`` without a
-    /// source location, kept for compatibility: a malformed diagram is reported in StreamsTesting's source
-    /// rather than the caller's.
-    ///
-    /// - Parameters:
-    ///   - marbles: The diagram, one character a frame from each subscription.
-    ///   - values: The value each value character stands for.
-    ///   - frame: How long each character lasts.
-    /// - Returns: The publisher.
-    @_disfavoredOverload
-    public func createColdPublisher<Output>(
-        marbles: String, values: [Character: Output], frame: SchedulerTimeType.Stride = .seconds(1)
-    ) -> ColdTestPublisher<Output, Never, SchedulerTimeType> {
-        createColdPublisher(marbles: marbles, values: values, frame: frame)
-    }
-
     /// Creates a ``ColdTestPublisher`` that can fail from a marble diagram, each character standing
     /// for the value `values` gives it and `#` for `error`.
     ///
@@ -102,24 +86,6 @@ extension TestScheduler {
                 at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)))
     }
 
-    /// The form of ``createColdPublisher(marbles:values:error:frame:fileID:filePath:line:column:)`` without a
-    /// source location, kept for compatibility: a malformed diagram is reported in StreamsTesting's source
-    /// rather than the caller's.
-    ///
-    /// - Parameters:
-    ///   - marbles: The diagram, one character a frame from each subscription.
-    ///   - values: The value each value character stands for.
-    ///   - error: What `#` fails with.
-    ///   - frame: How long each character lasts.
-    /// - Returns: The publisher.
-    @_disfavoredOverload
-    public func createColdPublisher<Output, Failure: Error>(
-        marbles: String, values: [Character: Output], error: Failure,
-        frame: SchedulerTimeType.Stride = .seconds(1)
-    ) -> ColdTestPublisher<Output, Failure, SchedulerTimeType> {
-        createColdPublisher(marbles: marbles, values: values, error: error, frame: frame)
-    }
-
     /// Creates a ``ColdTestPublisher`` of strings from a marble diagram: each value character sends
     /// itself, as a one-character string.
     ///
@@ -144,21 +110,6 @@ extension TestScheduler {
         createColdPublisher(
             marbles: marbles, outputType: String.self, frame: frame, fileID: fileID, filePath: filePath, line: line,
             column: column)
-    }
-
-    /// The form of ``createColdPublisher(marbles:frame:fileID:filePath:line:column:)`` without a source
-    /// location, kept for compatibility: a malformed diagram is reported in StreamsTesting's source rather
-    /// than the caller's.
-    ///
-    /// - Parameters:
-    ///   - marbles: The diagram, one character a frame from each subscription.
-    ///   - frame: How long each character lasts.
-    /// - Returns: The publisher.
-    @_disfavoredOverload
-    public func createColdPublisher(
-        marbles: String, frame: SchedulerTimeType.Stride = .seconds(1)
-    ) -> ColdTestPublisher<String, Never, SchedulerTimeType> {
-        createColdPublisher(marbles: marbles, frame: frame)
     }
 
     /// Creates a ``ColdTestPublisher`` of strings that can fail from a marble diagram: each value
@@ -187,22 +138,6 @@ extension TestScheduler {
         createColdPublisher(
             marbles: marbles, outputType: String.self, error: error, frame: frame, fileID: fileID, filePath: filePath,
             line: line, column: column)
-    }
-
-    /// The form of ``createColdPublisher(marbles:error:frame:fileID:filePath:line:column:)`` without a source
-    /// location, kept for compatibility: a malformed diagram is reported in StreamsTesting's source rather
-    /// than the caller's.
-    ///
-    /// - Parameters:
-    ///   - marbles: The diagram, one character a frame from each subscription.
-    ///   - error: What `#` fails with.
-    ///   - frame: How long each character lasts.
-    /// - Returns: The publisher.
-    @_disfavoredOverload
-    public func createColdPublisher<Failure: Error>(
-        marbles: String, error: Failure, frame: SchedulerTimeType.Stride = .seconds(1)
-    ) -> ColdTestPublisher<String, Failure, SchedulerTimeType> {
-        createColdPublisher(marbles: marbles, error: error, frame: frame)
     }
 
     /// Creates a ``ColdTestPublisher`` from a marble diagram whose value characters are read as
@@ -237,22 +172,6 @@ extension TestScheduler {
                 at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)))
     }
 
-    /// The form of ``createColdPublisher(marbles:outputType:frame:fileID:filePath:line:column:)`` without a
-    /// source location, kept for compatibility: a malformed diagram is reported in StreamsTesting's source
-    /// rather than the caller's.
-    ///
-    /// - Parameters:
-    ///   - marbles: The diagram, one character a frame from each subscription.
-    ///   - outputType: The type each value character is read as, with `init?(_: String)`.
-    ///   - frame: How long each character lasts.
-    /// - Returns: The publisher.
-    @_disfavoredOverload
-    public func createColdPublisher<Output: LosslessStringConvertible>(
-        marbles: String, outputType: Output.Type, frame: SchedulerTimeType.Stride = .seconds(1)
-    ) -> ColdTestPublisher<Output, Never, SchedulerTimeType> {
-        createColdPublisher(marbles: marbles, outputType: outputType, frame: frame)
-    }
-
     /// Creates a ``ColdTestPublisher`` that can fail from a marble diagram whose value characters are
     /// read as `outputType`, such as `Character` or `Int`, and whose `#` fails with `error`.
     ///
@@ -282,23 +201,6 @@ extension TestScheduler {
             script: MarbleDiagram.script(
                 marbles, kind: .cold, frame: frame, values: .lossless(), error: error,
                 at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)))
-    }
-
-    /// The form of ``createColdPublisher(marbles:outputType:error:frame:fileID:filePath:line:column:)``
-    /// without a source location, kept for compatibility: a malformed diagram is reported in StreamsTesting's
-    /// source rather than the caller's.
-    ///
-    /// - Parameters:
-    ///   - marbles: The diagram, one character a frame from each subscription.
-    ///   - outputType: The type each value character is read as, with `init?(_: String)`.
-    ///   - error: What `#` fails with.
-    ///   - frame: How long each character lasts.
-    /// - Returns: The publisher.
-    @_disfavoredOverload
-    public func createColdPublisher<Output: LosslessStringConvertible, Failure: Error>(
-        marbles: String, outputType: Output.Type, error: Failure, frame: SchedulerTimeType.Stride = .seconds(1)
-    ) -> ColdTestPublisher<Output, Failure, SchedulerTimeType> {
-        createColdPublisher(marbles: marbles, outputType: outputType, error: error, frame: frame)
     }
 
     // MARK: Hot publishers
@@ -343,22 +245,6 @@ extension TestScheduler {
                 at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)))
     }
 
-    /// The form of ``createHotPublisher(marbles:values:frame:fileID:filePath:line:column:)`` without a source
-    /// location, kept for compatibility: a malformed diagram is reported in StreamsTesting's source rather
-    /// than the caller's.
-    ///
-    /// - Parameters:
-    ///   - marbles: The diagram, one character a frame from `^` or from the scheduler's start.
-    ///   - values: The value each value character stands for.
-    ///   - frame: How long each character lasts.
-    /// - Returns: The publisher, already playing.
-    @_disfavoredOverload
-    public func createHotPublisher<Output>(
-        marbles: String, values: [Character: Output], frame: SchedulerTimeType.Stride = .seconds(1)
-    ) -> HotTestPublisher<Output, Never, SchedulerTimeType> {
-        createHotPublisher(marbles: marbles, values: values, frame: frame)
-    }
-
     /// Creates a ``HotTestPublisher`` that can fail from a marble diagram, each character standing
     /// for the value `values` gives it and `#` for `error`.
     ///
@@ -392,24 +278,6 @@ extension TestScheduler {
                 at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)))
     }
 
-    /// The form of ``createHotPublisher(marbles:values:error:frame:fileID:filePath:line:column:)`` without a
-    /// source location, kept for compatibility: a malformed diagram is reported in StreamsTesting's source
-    /// rather than the caller's.
-    ///
-    /// - Parameters:
-    ///   - marbles: The diagram, one character a frame from `^` or from the scheduler's start.
-    ///   - values: The value each value character stands for.
-    ///   - error: What `#` fails with.
-    ///   - frame: How long each character lasts.
-    /// - Returns: The publisher, already playing.
-    @_disfavoredOverload
-    public func createHotPublisher<Output, Failure: Error>(
-        marbles: String, values: [Character: Output], error: Failure,
-        frame: SchedulerTimeType.Stride = .seconds(1)
-    ) -> HotTestPublisher<Output, Failure, SchedulerTimeType> {
-        createHotPublisher(marbles: marbles, values: values, error: error, frame: frame)
-    }
-
     /// Creates a ``HotTestPublisher`` of strings from a marble diagram: each value character sends
     /// itself, as a one-character string.
     ///
@@ -434,21 +302,6 @@ extension TestScheduler {
         createHotPublisher(
             marbles: marbles, outputType: String.self, frame: frame, fileID: fileID, filePath: filePath, line: line,
             column: column)
-    }
-
-    /// The form of ``createHotPublisher(marbles:frame:fileID:filePath:line:column:)`` without a source
-    /// location, kept for compatibility: a malformed diagram is reported in StreamsTesting's source rather
-    /// than the caller's.
-    ///
-    /// - Parameters:
-    ///   - marbles: The diagram, one character a frame from `^` or from the scheduler's start.
-    ///   - frame: How long each character lasts.
-    /// - Returns: The publisher, already playing.
-    @_disfavoredOverload
-    public func createHotPublisher(
-        marbles: String, frame: SchedulerTimeType.Stride = .seconds(1)
-    ) -> HotTestPublisher<String, Never, SchedulerTimeType> {
-        createHotPublisher(marbles: marbles, frame: frame)
     }
 
     /// Creates a ``HotTestPublisher`` of strings that can fail from a marble diagram: each value
@@ -479,22 +332,6 @@ extension TestScheduler {
             line: line, column: column)
     }
 
-    /// The form of ``createHotPublisher(marbles:error:frame:fileID:filePath:line:column:)`` without a source
-    /// location, kept for compatibility: a malformed diagram is reported in StreamsTesting's source rather
-    /// than the caller's.
-    ///
-    /// - Parameters:
-    ///   - marbles: The diagram, one character a frame from `^` or from the scheduler's start.
-    ///   - error: What `#` fails with.
-    ///   - frame: How long each character lasts.
-    /// - Returns: The publisher, already playing.
-    @_disfavoredOverload
-    public func createHotPublisher<Failure: Error>(
-        marbles: String, error: Failure, frame: SchedulerTimeType.Stride = .seconds(1)
-    ) -> HotTestPublisher<String, Failure, SchedulerTimeType> {
-        createHotPublisher(marbles: marbles, error: error, frame: frame)
-    }
-
     /// Creates a ``HotTestPublisher`` from a marble diagram whose value characters are read as
     /// `outputType`, such as `Character` or `Int`.
     ///
@@ -522,22 +359,6 @@ extension TestScheduler {
             script: MarbleDiagram.script(
                 marbles, kind: .hot, frame: frame, values: .lossless(), error: Never?.none,
                 at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)))
-    }
-
-    /// The form of ``createHotPublisher(marbles:outputType:frame:fileID:filePath:line:column:)`` without a
-    /// source location, kept for compatibility: a malformed diagram is reported in StreamsTesting's source
-    /// rather than the caller's.
-    ///
-    /// - Parameters:
-    ///   - marbles: The diagram, one character a frame from `^` or from the scheduler's start.
-    ///   - outputType: The type each value character is read as, with `init?(_: String)`.
-    ///   - frame: How long each character lasts.
-    /// - Returns: The publisher, already playing.
-    @_disfavoredOverload
-    public func createHotPublisher<Output: LosslessStringConvertible>(
-        marbles: String, outputType: Output.Type, frame: SchedulerTimeType.Stride = .seconds(1)
-    ) -> HotTestPublisher<Output, Never, SchedulerTimeType> {
-        createHotPublisher(marbles: marbles, outputType: outputType, frame: frame)
     }
 
     /// Creates a ``HotTestPublisher`` that can fail from a marble diagram whose value characters are
@@ -571,20 +392,4 @@ extension TestScheduler {
                 at: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)))
     }
 
-    /// The form of ``createHotPublisher(marbles:outputType:error:frame:fileID:filePath:line:column:)``
-    /// without a source location, kept for compatibility: a malformed diagram is reported in StreamsTesting's
-    /// source rather than the caller's.
-    ///
-    /// - Parameters:
-    ///   - marbles: The diagram, one character a frame from `^` or from the scheduler's start.
-    ///   - outputType: The type each value character is read as, with `init?(_: String)`.
-    ///   - error: What `#` fails with.
-    ///   - frame: How long each character lasts.
-    /// - Returns: The publisher, already playing.
-    @_disfavoredOverload
-    public func createHotPublisher<Output: LosslessStringConvertible, Failure: Error>(
-        marbles: String, outputType: Output.Type, error: Failure, frame: SchedulerTimeType.Stride = .seconds(1)
-    ) -> HotTestPublisher<Output, Failure, SchedulerTimeType> {
-        createHotPublisher(marbles: marbles, outputType: outputType, error: error, frame: frame)
-    }
 }
