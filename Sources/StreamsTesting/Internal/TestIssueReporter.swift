@@ -10,10 +10,17 @@ import XCTest
 /// bundle), and outside any test it writes the message to standard error instead of losing it.
 ///
 /// Before any of these, a failure reported inside an `XCTExpectFailure` block (StreamsTesting's own,
-/// on platforms whose XCTest lacks it) is counted by that block as expected and not raised.
+/// on platforms whose XCTest lacks it) is counted by that block as expected and not raised; and
+/// StreamsTesting's own tests of its failure reports may bind ``capture`` to collect the reports
+/// instead of raising them.
 enum TestIssueReporter {
     /// The innermost `XCTExpectFailure` block running on this thread or task, if any.
     @TaskLocal static var expectedFailures: ExpectedFailureScope?
+
+    /// Collects the reports made while it is bound, in place of raising them in a test library: for
+    /// tests of the reports themselves, which check each message and location without filling the
+    /// test run's output with expected failures.
+    @TaskLocal static var capture: ReportCapture?
 
     /// Records `message` as a failure of the running test, at the given source location, unless an
     /// `XCTExpectFailure` block expects it.
@@ -21,7 +28,12 @@ enum TestIssueReporter {
         _ message: String, fileID: StaticString, filePath: StaticString, line: UInt, column: UInt
     ) {
         if let scope = expectedFailures, scope.absorb() { return }
-        if Test.current != nil {
+        if let capture {
+            capture.append(
+                CapturedReport(
+                    message: message, fileID: "\(fileID)", filePath: "\(filePath)", line: Int(line),
+                    column: Int(column)))
+        } else if Test.current != nil {
             Issue.record(
                 Comment(rawValue: message),
                 sourceLocation: SourceLocation(

@@ -1,44 +1,44 @@
 import Foundation
 import Testing
 
-/// The comments of the issues a known-issue block recorded. Issues may be recorded by several tasks
-/// at once; an `NSLock` guards them rather than a `Mutex`, whose hand-over under contention goes
-/// through the kernel on Linux, where the thread sanitizer cannot see it and reports a false race.
-private final class IssueComments: @unchecked Sendable {
-    // @unchecked Sendable: `comments` is only touched with `lock` held.
-    private let lock = NSLock()
-    private var comments: [String] = []
+@testable import StreamsTesting
 
-    func append(_ issue: Issue) {
-        lock.withLock { comments.append(contentsOf: issue.comments.map(\.rawValue)) }
-    }
-
-    var all: [String] { lock.withLock { comments } }
+/// Runs `body` with StreamsTesting's failure reports collected rather than raised, and returns them
+/// in order; fails the test if there were none. The reports are those StreamsTesting would record
+/// with Swift Testing (`MarbleExpectationTests` and `ReportsReachTheTestLibraryTests` check that they
+/// do); collecting them keeps the run's output free of hundreds of expected failures.
+func capturedReports(
+    sourceLocation: SourceLocation = #_sourceLocation, _ body: () -> Void
+) -> [CapturedReport] {
+    let capture = ReportCapture()
+    TestIssueReporter.$capture.withValue(capture) { body() }
+    let reports = capture.all
+    #expect(!reports.isEmpty, "StreamsTesting reported no failure", sourceLocation: sourceLocation)
+    return reports
 }
 
-/// Runs `body` as a known issue and returns the comments of the issues it recorded, in order; fails
-/// the test if it recorded none.
-func recordedIssues(_ body: () -> Void) -> [String] {
-    let comments = IssueComments()
-    withKnownIssue {
-        body()
-    } matching: { issue in
-        comments.append(issue)
-        return true
-    }
-    return comments.all
+/// The asynchronous form of ``capturedReports(sourceLocation:_:)``.
+nonisolated(nonsending) func capturedReports(
+    sourceLocation: SourceLocation = #_sourceLocation, _ body: () async -> Void
+) async -> [CapturedReport] {
+    let capture = ReportCapture()
+    await TestIssueReporter.$capture.withValue(capture) { await body() }
+    let reports = capture.all
+    #expect(!reports.isEmpty, "StreamsTesting reported no failure", sourceLocation: sourceLocation)
+    return reports
 }
 
-/// The asynchronous form of ``recordedIssues(_:)``.
-nonisolated(nonsending) func recordedIssues(_ body: () async -> Void) async -> [String] {
-    let comments = IssueComments()
-    await withKnownIssue {
-        await body()
-    } matching: { issue in
-        comments.append(issue)
-        return true
-    }
-    return comments.all
+/// Runs `body` and returns the messages of the failures StreamsTesting reported, in order; fails the
+/// test if it reported none. See ``capturedReports(sourceLocation:_:)``.
+func recordedIssues(sourceLocation: SourceLocation = #_sourceLocation, _ body: () -> Void) -> [String] {
+    capturedReports(sourceLocation: sourceLocation, body).map(\.message)
+}
+
+/// The asynchronous form of ``recordedIssues(sourceLocation:_:)``.
+nonisolated(nonsending) func recordedIssues(
+    sourceLocation: SourceLocation = #_sourceLocation, _ body: () async -> Void
+) async -> [String] {
+    await capturedReports(sourceLocation: sourceLocation, body).map(\.message)
 }
 
 /// Runs `body`, which misuses StreamsTesting, and checks that the misuse failed the test once, with a
@@ -49,30 +49,15 @@ func expectMisuse(_ message: String, sourceLocation: SourceLocation = #_sourceLo
     #expect(issues.first?.contains(message) == true, "\(issues)", sourceLocation: sourceLocation)
 }
 
-/// The source locations of the issues a known-issue block recorded. See ``IssueComments`` for why an
-/// `NSLock`.
-private final class IssueLocations: @unchecked Sendable {
-    // @unchecked Sendable: `locations` is only touched with `lock` held.
-    private let lock = NSLock()
-    private var locations: [SourceLocation?] = []
-
-    func append(_ issue: Issue) {
-        lock.withLock { locations.append(issue.sourceLocation) }
-    }
-
-    var all: [SourceLocation?] { lock.withLock { locations } }
-}
-
 /// Checks that `locations` holds at least one location, and that each is `line` of the file with
 /// `fileID` and `filePath`.
 private func expectAll(
-    _ locations: [SourceLocation?], at line: Int, fileID: String, filePath: String, sourceLocation: SourceLocation
+    _ reports: [CapturedReport], at line: Int, fileID: String, filePath: String, sourceLocation: SourceLocation
 ) {
-    #expect(!locations.isEmpty, "no issue was recorded", sourceLocation: sourceLocation)
-    for location in locations {
-        #expect(location?.fileID == fileID, "\(String(describing: location))", sourceLocation: sourceLocation)
-        #expect(location?.filePath == filePath, "\(String(describing: location))", sourceLocation: sourceLocation)
-        #expect(location?.line == line, "\(String(describing: location))", sourceLocation: sourceLocation)
+    for report in reports {
+        #expect(report.fileID == fileID, "\(report)", sourceLocation: sourceLocation)
+        #expect(report.filePath == filePath, "\(report)", sourceLocation: sourceLocation)
+        #expect(report.line == line, "\(report)", sourceLocation: sourceLocation)
     }
 }
 
@@ -84,14 +69,8 @@ func expectReported(
     atLine line: Int, fileID: String = #fileID, filePath: String = #filePath,
     sourceLocation: SourceLocation = #_sourceLocation, _ body: () -> Void
 ) {
-    let locations = IssueLocations()
-    withKnownIssue {
-        body()
-    } matching: { issue in
-        locations.append(issue)
-        return true
-    }
-    expectAll(locations.all, at: line, fileID: fileID, filePath: filePath, sourceLocation: sourceLocation)
+    let reports = capturedReports(sourceLocation: sourceLocation, body)
+    expectAll(reports, at: line, fileID: fileID, filePath: filePath, sourceLocation: sourceLocation)
 }
 
 /// The asynchronous form of ``expectReported(atLine:fileID:filePath:sourceLocation:_:)``.
@@ -99,12 +78,6 @@ nonisolated(nonsending) func expectReported(
     atLine line: Int, fileID: String = #fileID, filePath: String = #filePath,
     sourceLocation: SourceLocation = #_sourceLocation, _ body: () async -> Void
 ) async {
-    let locations = IssueLocations()
-    await withKnownIssue {
-        await body()
-    } matching: { issue in
-        locations.append(issue)
-        return true
-    }
-    expectAll(locations.all, at: line, fileID: fileID, filePath: filePath, sourceLocation: sourceLocation)
+    let reports = await capturedReports(sourceLocation: sourceLocation, body)
+    expectAll(reports, at: line, fileID: fileID, filePath: filePath, sourceLocation: sourceLocation)
 }
