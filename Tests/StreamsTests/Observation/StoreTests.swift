@@ -89,7 +89,7 @@ import Testing
     }
 }
 
-/// The README's store example, kept compiling and passing.
+/// A store observed by slices through `ObservedPublisher`, as the documentation shows it.
 @Suite struct StoreReadmeExampleTests {
     struct AppState {
         var title = "Inbox"
