@@ -6,7 +6,9 @@
 /// subscriber's type. They capture nothing, and they are formed where that type is concrete, so the
 /// delivery path is specialized code.
 ///
-/// Demand and flags are guarded by `lock`. The subscriber belongs to the subject's delivering thread:
+/// Its decisions (demand, the current value owed, a completion held, whether it lives) are a
+/// ``SubjectConduitState``, guarded by `lock`; the conduit keeps the lock, the flags delivery reads
+/// without it, and does what the state decides. The subscriber belongs to the subject's delivering thread:
 /// only that thread calls it, and it is let go with the subject's lock held, by that thread or while
 /// no thread delivers. So delivery reads it without a lock and without retaining it.
 @usableFromInline
@@ -42,9 +44,14 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
         attachedBroadcaster._withUnsafeGuaranteedRef(body)
     }
 
-    /// Guarded by `lock`; `nil` once cancelled or completed. What keeps the broadcaster alive for
-    /// this subscription: the subject itself, which its subscriptions keep alive as Combine's do, or,
-    /// for a publisher whose subscriptions keep nothing else, the broadcaster.
+    /// Guarded by `lock`: the subscription's decisions.
+    @usableFromInline
+    @exclusivity(unchecked)
+    final var state: SubjectConduitState
+
+    /// Guarded by `lock`; `nil` once the state has ended. What keeps the broadcaster alive for this
+    /// subscription: the subject itself, which its subscriptions keep alive as Combine's do, or, for a
+    /// publisher whose subscriptions keep nothing else, the broadcaster.
     @usableFromInline
     @exclusivity(unchecked)
     final var owner: AnyObject?
@@ -52,13 +59,8 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
     /// The broadcaster, while the subscription lives. Read with `lock` held.
     @inlinable
     final var broadcaster: SubjectBroadcaster<Output, Failure>? {
-        owner == nil ? nil : attachedBroadcaster.takeUnretainedValue()
+        state.isLive ? attachedBroadcaster.takeUnretainedValue() : nil
     }
-
-    /// Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    final var demand = Subscribers.Demand.none
 
     /// Whether `demand` has become unlimited, readable without the lock: adding demand to an unlimited
     /// demand changes nothing, so `addDemand` returns at once (a filtering subscriber returns `.max(1)`
@@ -66,35 +68,17 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
     @usableFromInline
     final let hasUnlimitedDemand = AtomicFlag()
 
-    /// Whether every value may be delivered without looking at the demand: the subscription is live,
-    /// and its demand is unlimited and it owes no current value, or it belongs to an observable
-    /// object's publisher, which ignores demand, and the subscriber has its subscription. Changed with
-    /// `lock` held; delivery reads it without the lock.
+    /// The state's ``SubjectConduitState/deliversFreely``, readable without the lock: set with `lock`
+    /// held when the state says so, cleared when it ends.
     @usableFromInline
     final let deliversFreely: AtomicFlag
 
-    /// Guarded by `lock`: whether the subscriber is owed the subject's current value (current-value
-    /// subjects only): before its first value, and after it missed one for lack of demand.
-    @usableFromInline
-    @exclusivity(unchecked)
-    final var owesCurrentValue: Bool
-
-    /// Guarded by `lock`: whether a delivery of the current value is already queued.
-    @usableFromInline
-    @exclusivity(unchecked)
-    final var currentValueQueued = false
-
-    /// Guarded by `lock`: whether the subscriber has returned from `receive(subscription:)`. Until
-    /// then, a completion sent from another thread than `attachingThread` waits in
+    /// The thread that attaches the subscriber and hands it its subscription. Until the subscriber
+    /// has returned from `receive(subscription:)`, a completion sent from another thread waits in
     /// `heldCompletion`, so that the subscriber never receives its completion before, or while, it
     /// receives its subscription (an operator that ignores a completion coming first would never
-    /// end). One sent on `attachingThread`, from inside `receive(subscription:)`, goes down nested
-    /// there, as in Combine.
-    @usableFromInline
-    @exclusivity(unchecked)
-    final var hasSubscription = false
-
-    /// The thread that attaches the subscriber and hands it its subscription.
+    /// end). One sent on this thread, from inside `receive(subscription:)`, goes down nested there,
+    /// as in Combine.
     @usableFromInline
     final let attachingThread = ThreadIdentity.current
 
@@ -116,13 +100,9 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
     @exclusivity(unchecked)
     final var downstreamStorage: UnsafeMutableRawPointer?
 
-    /// Whether the subject is a current-value subject.
-    @usableFromInline
-    final let keepsCurrentValue: Bool
-
     /// Which publisher the subscription belongs to.
-    @usableFromInline
-    final let kind: SubjectKind
+    @inlinable
+    final var kind: SubjectKind { state.kind }
 
     @usableFromInline
     final let deliverValue: ValueDelivery
@@ -144,12 +124,8 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
     ) {
         // Everything is read from the subject before it is stored: reading it after the store led
         // the optimizer to pass the arguments borrowed, adding a retain and release per subscription.
-        let kind = broadcaster.kind
-        let keepsCurrentValue = broadcaster.keepsCurrentValue
-        self.kind = kind
-        self.keepsCurrentValue = keepsCurrentValue
+        state = SubjectConduitState(kind: broadcaster.kind, keepsCurrentValue: broadcaster.keepsCurrentValue)
         deliversFreely = AtomicFlag()
-        owesCurrentValue = keepsCurrentValue
         attachedBroadcaster = Unmanaged.passUnretained(broadcaster)
         owner = subject ?? broadcaster
         downstreamStorage = Unmanaged.passRetained(downstream).toOpaque()
@@ -176,31 +152,22 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
     @inlinable
     final func endLocked() -> AnyObject? {
         deliversFreely.set(false)
-        return owner.take()
+        return state.end() ? owner.take() : nil
     }
 
-    /// Takes one unit of demand for a value about to be delivered. Call with `lock` held.
-    ///
-    /// An observable object's publisher ignores demand, but it delivers nothing to a subscriber that
-    /// has not yet returned from `receive(subscription:)`, unless the value was sent from inside that
-    /// call: a change sent meanwhile from another thread came before the subscription, for that
-    /// subscriber, and the subscriber must not see a value before its subscription.
+    /// Sets ``deliversFreely`` if the state now says so. Call with `lock` held.
+    @inlinable
+    final func updateDeliversFreelyLocked() {
+        if state.deliversFreely { deliversFreely.set(true) }
+    }
+
+    /// Takes one unit of demand for a value about to be delivered (see
+    /// ``SubjectConduitState/takeDemand(forCurrentValue:onAttachingThread:)``). Call with `lock` held.
     @inlinable
     final func takeDemandLocked(forCurrentValue: Bool) -> Bool {
-        if kind == .observableObject {
-            return owner != nil && (hasSubscription || attachingThread == ThreadIdentity.current)
-        }
-        if forCurrentValue {
-            currentValueQueued = false
-            guard owesCurrentValue else { return false }
-        }
-        guard owner != nil, demand > 0 else {
-            if keepsCurrentValue { owesCurrentValue = true }
-            return false
-        }
-        demand -= 1
-        owesCurrentValue = false
-        if demand == .unlimited { deliversFreely.set(true) }
+        guard state.takeDemand(forCurrentValue: forCurrentValue, onAttachingThread: attachingThread == .current)
+        else { return false }
+        if state.demand == .unlimited { updateDeliversFreelyLocked() }
         return true
     }
 
@@ -210,20 +177,22 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
     final func addDemand(_ more: Subscribers.Demand) {
         if hasUnlimitedDemand.value { return }
         let outcome = lock.withLock { () -> DemandOutcome in
-            // Reads the unowned reference rather than binding one: binding would retain the subject
-            // on every request, while only a passthrough subject's first demand needs it.
-            guard owner != nil else { return .none }
-            let acknowledges = kind == .passthrough && !withBroadcaster { $0.hasDownstreamDemand.value }
-            demand += more
-            if demand == .unlimited {
+            let step = state.addDemand(more)
+            if state.isLive, state.demand == .unlimited {
                 hasUnlimitedDemand.set(true)
-                if !owesCurrentValue, kind != .observableObject { deliversFreely.set(true) }
+                updateDeliversFreelyLocked()
             }
-            guard owesCurrentValue, !currentValueQueued else {
-                return acknowledges ? .acknowledge(attachedBroadcaster.takeUnretainedValue()) : .none
+            switch step {
+            case .none:
+                return .none
+            case .acknowledge:
+                // Reads the unowned reference rather than binding one: binding would retain the
+                // subject on every request, while only a passthrough subject's first demand needs it.
+                let acknowledged = withBroadcaster { $0.hasDownstreamDemand.value }
+                return acknowledged ? .none : .acknowledge(attachedBroadcaster.takeUnretainedValue())
+            case .sendCurrentValue:
+                return .sendCurrentValue
             }
-            currentValueQueued = true
-            return .sendCurrentValue
         }
         switch outcome {
         case .none: return
@@ -250,8 +219,8 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
     @inlinable
     final func subscriptionDelivered() {
         let held = lock.withLock { () -> Subscribers.Completion<Failure>? in
-            hasSubscription = true
-            if kind == .observableObject, owner != nil { deliversFreely.set(true) }
+            state.subscriptionDelivered()
+            updateDeliversFreelyLocked()
             return heldCompletion.take()?.completion
         }
         if let held { deliverCompletion(self, held) }
@@ -288,11 +257,16 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
         _ completion: Subscribers.Completion<Failure>
     ) -> (owner: AnyObject, downstream: Unmanaged<AnyObject>)? {
         let owner = lock.withLock { () -> AnyObject? in
-            guard hasSubscription || attachingThread == ThreadIdentity.current else {
+            switch state.complete(onAttachingThread: attachingThread == .current) {
+            case .hold:
                 heldCompletion = HeldCompletion(completion)
                 return nil
+            case .deliver:
+                deliversFreely.set(false)
+                return self.owner.take()
+            case .drop:
+                return nil
             }
-            return endLocked()
         }
         guard let owner else { return nil }
         guard let storage = withBroadcaster({ $0.lock.withLock { takeDownstream() } }) else {
@@ -332,7 +306,7 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
         if kind == .observableObject {
             return Mirror(self, children: ["downstream": downstreamForReflection as Any])
         }
-        let (owner, demand) = lock.withLock { (self.owner, self.demand) }
+        let (owner, demand) = lock.withLock { (self.owner, state.demand) }
         let children: [Mirror.Child] = [
             ("parent", owner as Any),
             ("downstream", downstreamForReflection as Any),
