@@ -123,9 +123,7 @@ public final class SchedulerTimer<Scheduler: Streams.Scheduler>: ConnectablePubl
     /// Attaches the subscriber: it receives its subscription at once, and times once connected.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-        let subscription = Inner(parent: self, downstream: subscriber)
-        lock.withLock { subscriptions.append(subscription) }
-        subscriber.receive(subscription: subscription)
+        attach(Inner(parent: self, downstream: subscriber), to: subscriber)
     }
 
     /// Schedules the repeating action that fires the timer, first one ``interval`` from now.
@@ -141,37 +139,17 @@ public final class SchedulerTimer<Scheduler: Streams.Scheduler>: ConnectablePubl
             tolerance: tolerance ?? scheduler.minimumTolerance,
             options: options
         ) {
-            self.fire()
+            self.fire(self.scheduler.now)
         }
         lock.withLock { repetitions[ObjectIdentifier(connection)] = repetition }
         return connection
-    }
-
-    /// Sends the scheduler's current time to every subscriber that has demand.
-    @inlinable
-    func fire() {
-        let now = scheduler.now
-        let subscriptions = lock.withLock { self.subscriptions }
-        for subscription in subscriptions {
-            subscription.send(now)
-        }
-    }
-
-    /// Detaches one subscription.
-    @inlinable
-    func remove(_ subscription: any TimerTickReceiver<Scheduler.SchedulerTimeType>) {
-        lock.withLock {
-            subscriptions.removeAll { $0 === subscription }
-        }
     }
 
     /// Ends a connection: cancels its repetition and detaches every current subscriber.
     @inlinable
     func disconnect(_ connection: Connection) {
         let (repetition, detached) = lock.withLock {
-            () -> ((any Cancellable)?, [any TimerTickReceiver<Scheduler.SchedulerTimeType>]) in
-            defer { subscriptions = [] }
-            return (repetitions.removeValue(forKey: ObjectIdentifier(connection)), subscriptions)
+            (repetitions.removeValue(forKey: ObjectIdentifier(connection)), takeSubscriptions())
         }
         repetition?.cancel()
         for subscription in detached {
@@ -200,64 +178,12 @@ public final class SchedulerTimer<Scheduler: Streams.Scheduler>: ConnectablePubl
         }
     }
 
-    /// One subscriber's subscription: it keeps the subscriber's demand.
+    /// One subscriber's subscription: the shared ``TimerSubscription``, described as "Timer", with the
+    /// timer's interval and tolerance in its mirror.
     @usableFromInline
-    final class Inner<Downstream: Subscriber>: Subscription, TimerTickReceiver, CustomStringConvertible,
+    final class Inner<Downstream: Subscriber>: TimerSubscription<SchedulerTimer, Downstream>, CustomStringConvertible,
         CustomReflectable, CustomPlaygroundDisplayConvertible
     where Downstream.Input == Scheduler.SchedulerTimeType, Downstream.Failure == Never {
-        @usableFromInline
-        let lock = Lock()
-
-        // Guarded by `lock`: released on cancel or when a connection is cancelled.
-        @usableFromInline
-        var downstream: Downstream?
-
-        @usableFromInline
-        var demand = Subscribers.Demand.none
-
-        @usableFromInline
-        weak var parent: SchedulerTimer?
-
-        @inlinable
-        init(parent: SchedulerTimer, downstream: Downstream) {
-            self.parent = parent
-            self.downstream = downstream
-        }
-
-        @inlinable
-        func send(_ time: Scheduler.SchedulerTimeType) {
-            let downstream = lock.withLock { () -> Downstream? in
-                guard let downstream = self.downstream, demand > 0 else { return nil }
-                demand -= 1
-                return downstream
-            }
-            guard let downstream else { return }
-            let additional = downstream.receive(time)
-            if additional > 0 {
-                lock.withLock {
-                    if self.downstream != nil { demand += additional }
-                }
-            }
-        }
-
-        @inlinable
-        func detach() {
-            lock.withLock { downstream = nil }
-        }
-
-        @inlinable
-        func request(_ demand: Subscribers.Demand) {
-            lock.withLock {
-                if downstream != nil { self.demand += demand }
-            }
-        }
-
-        @inlinable
-        func cancel() {
-            let (wasLive, parent) = lock.withLock { (downstream.take() != nil, self.parent) }
-            if wasLive { parent?.remove(self) }
-        }
-
         @usableFromInline
         var description: String { "Timer" }
 
@@ -270,11 +196,20 @@ public final class SchedulerTimer<Scheduler: Streams.Scheduler>: ConnectablePubl
                     "downstream": downstream as Any,
                     "interval": parent?.interval as Any,
                     "tolerance": parent?.tolerance as Any,
-                ])
+                ],
+                ancestorRepresentation: .suppressed)
         }
 
         @usableFromInline
         var playgroundDescription: Any { description }
+    }
+}
+
+extension SchedulerTimer: TimerTickSource {
+    /// Runs `body` with the publisher's lock held.
+    @inlinable
+    func withLock<Result>(_ body: () -> Result) -> Result {
+        lock.withLock(body)
     }
 }
 

@@ -129,9 +129,7 @@ extension Timer {
         /// Attaches the subscriber: it receives its subscription at once, and dates once connected.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Date, S.Failure == Never {
-            let subscription = Inner(parent: self, downstream: subscriber)
-            lock.withLock { subscriptions.append(subscription) }
-            subscriber.receive(subscription: subscription)
+            attach(Inner(parent: self, downstream: subscriber), to: subscriber)
         }
 
         /// Starts a repeating timer on ``runLoop`` in ``mode``; its first firing is one ``interval``
@@ -152,29 +150,9 @@ extension Timer {
             return connection
         }
 
-        /// Sends the current date to every subscriber that has demand.
-        func fire() {
-            let now = Date()
-            let subscriptions = lock.withLock { self.subscriptions }
-            for subscription in subscriptions {
-                subscription.send(now)
-            }
-        }
-
-        /// Detaches one subscription.
-        @usableFromInline
-        func remove(_ subscription: any TimerTickReceiver<Date>) {
-            lock.withLock {
-                subscriptions.removeAll { $0 === subscription }
-            }
-        }
-
         /// Detaches every subscription, as a cancelled connection does.
         func removeAll() {
-            let detached = lock.withLock { () -> [any TimerTickReceiver<Date>] in
-                defer { subscriptions = [] }
-                return subscriptions
-            }
+            let detached = withLock { takeSubscriptions() }
             for subscription in detached {
                 subscription.detach()
             }
@@ -202,7 +180,7 @@ extension Timer {
 
             /// The timer fired.
             func fire() {
-                lock.withLock { publisher }?.fire()
+                lock.withLock { publisher }?.fire(Date())
             }
 
             func cancel() {
@@ -213,64 +191,19 @@ extension Timer {
             }
         }
 
-        /// One subscriber's subscription: it keeps the subscriber's demand.
+        /// One subscriber's subscription: the shared ``TimerSubscription``.
         ///
         /// As in Combine, it has no description of its own.
         @usableFromInline
-        final class Inner<Downstream: Subscriber>: Subscription, TimerTickReceiver
-        where Downstream.Input == Date, Downstream.Failure == Never {
-            @usableFromInline
-            let lock = Lock()
+        final class Inner<Downstream: Subscriber>: TimerSubscription<TimerPublisher, Downstream>
+        where Downstream.Input == Date, Downstream.Failure == Never {}
+    }
+}
 
-            // Guarded by `lock`: released on cancel or when a connection is cancelled.
-            @usableFromInline
-            var downstream: Downstream?
-
-            @usableFromInline
-            var demand = Subscribers.Demand.none
-
-            @usableFromInline
-            weak var parent: TimerPublisher?
-
-            @inlinable
-            init(parent: TimerPublisher, downstream: Downstream) {
-                self.parent = parent
-                self.downstream = downstream
-            }
-
-            @inlinable
-            func send(_ date: Date) {
-                let downstream = lock.withLock { () -> Downstream? in
-                    guard let downstream = self.downstream, demand > 0 else { return nil }
-                    demand -= 1
-                    return downstream
-                }
-                guard let downstream else { return }
-                let additional = downstream.receive(date)
-                if additional > 0 {
-                    lock.withLock {
-                        if self.downstream != nil { demand += additional }
-                    }
-                }
-            }
-
-            @inlinable
-            func detach() {
-                lock.withLock { downstream = nil }
-            }
-
-            @inlinable
-            func request(_ demand: Subscribers.Demand) {
-                lock.withLock {
-                    if downstream != nil { self.demand += demand }
-                }
-            }
-
-            @inlinable
-            func cancel() {
-                let (wasLive, parent) = lock.withLock { (downstream.take() != nil, self.parent) }
-                if wasLive { parent?.remove(self) }
-            }
-        }
+extension Timer.TimerPublisher: TimerTickSource {
+    /// Runs `body` with the publisher's lock held.
+    @inlinable
+    func withLock<Result>(_ body: () -> Result) -> Result {
+        lock.withLock(body)
     }
 }
