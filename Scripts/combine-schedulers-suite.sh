@@ -22,55 +22,17 @@
 #    It exits non-zero if the build fails or any test fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-root=$PWD
-tag=1.2.2
-upstream_url=https://github.com/pointfreeco/combine-schedulers
-work=.build/combine-schedulers-suite
-upstream=$work/combine-schedulers
-package=$work/package
-
 . Scripts/upstream-suite.sh
-suite_parse_arguments "$0" "$@"
+suite_start "$0" https://github.com/pointfreeco/combine-schedulers 1.2.2 "$@"
 
 # 1. The upstream sources, at the tag, and which test files run.
-suite_clone "$upstream_url" "$tag" "$upstream"
+suite_clone
 tests=$upstream/Tests/CombineSchedulersTests
 suite_select_files "$tests"
 
-# 2. The package that runs them. The path dependency's identity is its directory's name.
-identity=$(basename "$root")
-mkdir -p "$package"
-cat >"$package/Package.swift" <<EOF
-// swift-tools-version: 6.0
-// Written by Scripts/combine-schedulers-suite.sh; rewritten on every run.
-import PackageDescription
-
-let package = Package(
-    name: "CombineSchedulersSuite",
-    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
-    dependencies: [
-        .package(path: "$root"),
-        .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", exact: "1.4.3"),
-    ],
-    targets: [
-        .testTarget(
-            name: "CombineSchedulersTests",
-            dependencies: [
-                .product(name: "Streams", package: "$identity"),
-                .product(name: "StreamsTesting", package: "$identity"),
-                .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
-            ],
-            swiftSettings: [
-                .enableUpcomingFeature("ExistentialAny"),
-                .enableUpcomingFeature("InferIsolatedConformances"),
-                .enableUpcomingFeature("InternalImportsByDefault"),
-                .enableUpcomingFeature("MemberImportVisibility"),
-            ]
-        )
-    ],
-    swiftLanguageModes: [.v6]
-)
-EOF
+# 2. The package that runs them.
+suite_write_manifest CombineSchedulersSuite CombineSchedulersTests "Streams StreamsTesting" \
+    "ExistentialAny InferIsolatedConformances InternalImportsByDefault MemberImportVisibility"
 
 # 3. The test files, with only their imports and #if conditions rewritten.
 rm -rf "$package/Tests"
@@ -78,17 +40,13 @@ mkdir -p "$package/Tests/CombineSchedulersTests"
 for file in "${suite_files[@]}"; do
     sed -E \
         -e '/^[[:space:]]*#(if|elseif)[[:space:]]/ s/canImport\((Combine|OpenCombineShim)\)/canImport(Streams)/g' \
-        -e 's/^([[:space:]]*(@[A-Za-z]+[[:space:]]+)*(public[[:space:]]+|internal[[:space:]]+|package[[:space:]]+)?import[[:space:]]+)(Combine|OpenCombineShim)[[:space:]]*$/\1Streams/' \
-        -e 's/^([[:space:]]*(@[A-Za-z]+[[:space:]]+)*(public[[:space:]]+|internal[[:space:]]+|package[[:space:]]+)?import[[:space:]]+)CombineSchedulers[[:space:]]*$/\1StreamsTesting/' \
+        -e "$(suite_import_rewrite 'Combine|OpenCombineShim' Streams)" \
+        -e "$(suite_import_rewrite CombineSchedulers StreamsTesting)" \
         "$file" >"$package/Tests/CombineSchedulersTests/$(basename "$file")"
 done
 
 # 4. Run them.
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-status=0
-(cd "$package" && swift test 2>&1) | tee "$log" || status=$?
-suite_count "$log"
+suite_test
 
 # UISchedulerTests.testRunsOnMain races by design: from a background queue it asks for a hop to the
 # main queue and then asserts (UISchedulerTests.swift, line 30) that the hop has not run yet, while
@@ -115,16 +73,14 @@ rerun_note=""
 # A run the race stopped (XCTest ended the program) did not run the tests after it: run the suite
 # again until one is not stopped that way.
 runs=0
-while [ "$runs" -lt 5 ] && grep -qF "$racy_crash" "$log" && only_the_race "$log" "$status"; do
+while [ "$runs" -lt 5 ] && grep -qF "$racy_crash" "$suite_log" && only_the_race "$suite_log" "$status"; do
     runs=$((runs + 1))
     echo "combine-schedulers-suite: testRunsOnMain's racy assertion stopped the run; running the suite again ($runs of 5)"
-    status=0
-    (cd "$package" && swift test --skip-build 2>&1) | tee "$log" || status=$?
-    suite_count "$log"
+    suite_test --skip-build
     rerun_note=" (the suite ran $((runs + 1)) times: testRunsOnMain's own racy assertion stopped the first)"
 done
 # A run whose only failure is that assertion: UISchedulerTests alone, up to five times, decides.
-if [ "$failed" -gt 0 ] && ! grep -qF "$racy_crash" "$log" && only_the_race "$log" "$status"; then
+if [ "$failed" -gt 0 ] && ! grep -qF "$racy_crash" "$suite_log" && only_the_race "$suite_log" "$status"; then
     for attempt in 1 2 3 4 5; do
         echo "combine-schedulers-suite: only testRunsOnMain's racy assertion failed; running UISchedulerTests again ($attempt of 5)"
         rerun=$(mktemp)

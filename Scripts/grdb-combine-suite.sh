@@ -57,15 +57,8 @@
 #    the sink before the test cancels is a race; when it does, the test hangs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-root=$PWD
-tag=7.10.0
-upstream_url=https://github.com/groue/GRDB.swift
-work=.build/grdb-combine-suite
-upstream=$work/GRDB.swift
-package=$work/package
-
 . Scripts/upstream-suite.sh
-suite_parse_arguments "$0" "$@"
+suite_start "$0" https://github.com/groue/GRDB.swift 7.10.0 "$@"
 
 # Tests skipped by name (class/method), with the reasons the header gives at more length.
 skips=(
@@ -89,7 +82,7 @@ if [ ! -f /usr/include/sqlite3.h ]; then
 fi
 
 # 1. The upstream sources, at the tag, and which test files run.
-suite_clone "$upstream_url" "$tag" "$upstream"
+suite_clone
 tests=$upstream/Tests/GRDBCombineTests
 suite_select_files "$tests"
 support=$tests/Support.swift
@@ -101,7 +94,6 @@ esac
 # 2. The package that runs them. The path dependency's identity is its directory's name. Every file
 # is written to a staging folder first and moves in only when it differs, so that a second run
 # rebuilds nothing it built before.
-identity=$(basename "$root")
 staging=$work/staging
 rm -rf "$staging"
 mkdir -p "$staging"
@@ -218,10 +210,6 @@ for i in "${!skips[@]}"; do
         skipped_by_name=$((skipped_by_name + 1))
     fi
 done
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-status=0
-(cd "$package" && swift test "${skip_arguments[@]}" 2>&1) | tee "$log" || status=$?
-suite_count "$log"
+suite_test "${skip_arguments[@]}"
 skipped=$((skipped + skipped_by_name))
 suite_summary "GRDB $tag Combine" "$status" ""

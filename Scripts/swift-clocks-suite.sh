@@ -24,62 +24,22 @@
 #    It exits non-zero if the build fails or any test fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-root=$PWD
-tag=1.1.1
-upstream_url=https://github.com/pointfreeco/swift-clocks
-work=.build/swift-clocks-suite
-upstream=$work/swift-clocks
-package=$work/package
-
 . Scripts/upstream-suite.sh
-suite_parse_arguments "$0" "$@"
+suite_start "$0" https://github.com/pointfreeco/swift-clocks 1.1.1 "$@"
 
 # 1. The upstream sources, at the tag, and which test files run.
-suite_clone "$upstream_url" "$tag" "$upstream"
+suite_clone
 tests=$upstream/Tests/ClocksTests
 suite_select_files "$tests"
 
-# 2. The package that runs them. The path dependency's identity is its directory's name.
-identity=$(basename "$root")
-mkdir -p "$package"
-cat >"$package/Package.swift" <<MANIFEST
-// swift-tools-version: 6.0
-// Written by Scripts/swift-clocks-suite.sh; rewritten on every run.
-import PackageDescription
-
-let package = Package(
-    name: "SwiftClocksSuite",
-    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
-    dependencies: [
-        .package(path: "$root"),
-        .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", exact: "1.4.3"),
-    ],
-    targets: [
-        .testTarget(
-            name: "ClocksTests",
-            dependencies: [
-                .product(name: "StreamsTesting", package: "$identity"),
-                .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
-            ],
-            swiftSettings: [
-                .enableUpcomingFeature("ExistentialAny"),
-                .enableUpcomingFeature("ImmutableWeakCaptures"),
-                .enableUpcomingFeature("InferIsolatedConformances"),
-                .enableUpcomingFeature("InternalImportsByDefault"),
-                .enableUpcomingFeature("MemberImportVisibility"),
-                .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
-            ]
-        )
-    ],
-    swiftLanguageModes: [.v6]
-)
-MANIFEST
+# 2. The package that runs them.
+suite_write_manifest SwiftClocksSuite ClocksTests StreamsTesting \
+    "ExistentialAny ImmutableWeakCaptures InferIsolatedConformances InternalImportsByDefault
+    MemberImportVisibility NonisolatedNonsendingByDefault"
 
 # 3. The test files and their shared helpers, with only their imports rewritten.
 rewrite() {  # $1: source file, $2: destination file
-    sed -E \
-        -e 's/^([[:space:]]*(@[A-Za-z]+[[:space:]]+)*(public[[:space:]]+|internal[[:space:]]+|package[[:space:]]+)?import[[:space:]]+)Clocks[[:space:]]*$/\1StreamsTesting/' \
-        "$1" >"$2"
+    sed -E -e "$(suite_import_rewrite Clocks StreamsTesting)" "$1" >"$2"
 }
 rm -rf "$package/Tests"
 mkdir -p "$package/Tests/ClocksTests/Internal"
@@ -91,9 +51,5 @@ for file in "$tests"/Internal/*.swift; do
 done
 
 # 4. Run them.
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-status=0
-(cd "$package" && swift test 2>&1) | tee "$log" || status=$?
-suite_count "$log"
+suite_test
 suite_summary "swift-clocks $tag" "$status" ""
