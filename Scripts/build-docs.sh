@@ -54,8 +54,8 @@ docc convert Docs/Streams.docc \
 # DocC marks a line-break opportunity at each lowercase-to-uppercase change of a name in code voice,
 # so in a narrow column `ObservedPublisher` broke as "Observed / Publisher" and read as two words. In
 # running text (paragraphs, list items, table cells, abstracts) and in the declarations that topic
-# lists link to, a name now moves to the next line whole;
-# headings and the sidebar keep DocC's breaks for long symbol names.
+# lists link to, a name now moves to the next line whole. Headings, the sidebar and the declaration
+# at the top of a symbol page, which does not wrap at spaces, keep DocC's breaks.
 css=("$output"/css/index.*.css)
 [ -f "${css[0]}" ] || { echo "build-docs: no css/index.*.css in $output to add the house style to" >&2; exit 1; }
 printf '%s\n' 'p code wbr,li code wbr,td code wbr,.abstract code wbr,a code wbr{display:none}' >> "${css[0]}"
