@@ -151,8 +151,15 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
     /// ``withBroadcaster(_:)`` may be used; it is let go of once the lock is released.
     @inlinable
     final func endLocked() -> AnyObject? {
+        state.end() ? releaseOwnerLocked() : nil
+    }
+
+    /// Stops delivering freely and hands over the owner, once the state has ended. Call with `lock`
+    /// held.
+    @inlinable
+    final func releaseOwnerLocked() -> AnyObject? {
         deliversFreely.set(false)
-        return state.end() ? owner.take() : nil
+        return owner.take()
     }
 
     /// Sets ``deliversFreely`` if the state now says so. Call with `lock` held.
@@ -262,8 +269,7 @@ class SubjectConduit<Output, Failure: Error>: Subscription, CustomStringConverti
                 heldCompletion = HeldCompletion(completion)
                 return nil
             case .deliver:
-                deliversFreely.set(false)
-                return self.owner.take()
+                return releaseOwnerLocked()
             case .drop:
                 return nil
             }
