@@ -12,8 +12,9 @@ class TimelineTap {
     /// being recorded.
     let everySubscriptionRecorder: TimelineRecorder?
 
-    /// Where the frame of the tap's subscribing upstream is kept while it subscribes: a tap
-    /// subscribes once, and its frame stays put meanwhile.
+    /// Where the frame of the tap's subscribing upstream is kept while it subscribes (see
+    /// ``TimelineRecording/beginSubscribing(_:)``): a tap subscribes once, and its frame stays put
+    /// meanwhile.
     let subscribingFrame = UnsafeMutablePointer<TimelineFrame>.allocate(capacity: 1)
 
     init(recorder: TimelineRecorder, lane: TimelineLane, everySubscription: TimelineRecorder?) {
@@ -61,7 +62,9 @@ final class TimelineTapSubscription<Downstream: Subscriber>: TimelineTap, Subscr
     /// made upstream in the meantime belongs downstream of this one.
     func subscribe<Upstream: Publisher>(to publisher: Upstream)
     where Upstream.Output == Input, Upstream.Failure == Failure {
-        TimelineFrame.with(self, .subscribing) { publisher.subscribe(self) }
+        TimelineRecording.beginSubscribing(self)
+        publisher.subscribe(self)
+        TimelineRecording.endSubscribing(self)
     }
 
     @usableFromInline
