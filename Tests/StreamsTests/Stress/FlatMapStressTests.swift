@@ -52,7 +52,7 @@ extension StressTests {
             sink: StressSink<StressValue, Failure>
         ) {
             probe.watch("subscriber", sink)
-            probe.watch("flatMap", object: sink.subscriptionReference)
+            probe.watchSubscription("flatMap", of: sink)
             for (index, source) in sources.enumerated() { probe.watch("inner \(index)", source) }
         }
 

@@ -51,7 +51,7 @@ extension StressTests {
                 upstream.map { sources[$0] }.switchToLatest().subscribe(sink)
                 probe.watch("source", upstream)
                 probe.watch("subscriber", sink)
-                probe.watch("switchToLatest", object: sink.subscriptionReference)
+                probe.watchSubscription("switchToLatest", of: sink)
                 for (index, source) in sources.enumerated() { probe.watch("inner \(index)", source) }
 
                 let stuck = Atomic<Int>(0)
@@ -108,7 +108,7 @@ extension StressTests {
                 upstream.map { sources[$0] }.switchToLatest().subscribe(sink)
                 probe.watch("source", upstream)
                 probe.watch("subscriber", sink)
-                probe.watch("switchToLatest", object: sink.subscriptionReference)
+                probe.watchSubscription("switchToLatest", of: sink)
 
                 let stuck = Atomic<Int>(0)
                 let joined = runOnThreads(inners + 1 + requesters) { index in
@@ -159,7 +159,7 @@ extension StressTests {
                 upstream.map { sources[$0] }.switchToLatest().subscribe(sink)
                 probe.watch("source", upstream)
                 probe.watch("subscriber", sink)
-                probe.watch("switchToLatest", object: sink.subscriptionReference)
+                probe.watchSubscription("switchToLatest", of: sink)
 
                 // Senders that would go on for long, two requesters, the switching thread, and one that
                 // cancels once `cancelAfter` values arrived, then lets go of the senders still waiting.

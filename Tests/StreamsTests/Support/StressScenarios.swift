@@ -230,7 +230,7 @@ struct StressOperator<Output: Sendable, Failure: Error & Equatable>: Sendable {
             #expect(
                 runStress(plan, source: source, sink: sink, alongside: 1) { _ in
                     subscribe(source, scheduler, sink)
-                    probe.watch(name, object: sink.subscriptionReference)
+                    probe.watchSubscription(name, of: sink)
                 }, sourceLocation: sourceLocation)
             #expect(sink.waitForCompletion(), sourceLocation: sourceLocation)
 

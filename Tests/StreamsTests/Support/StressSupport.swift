@@ -615,6 +615,13 @@ final class StressSink<Input: Sendable, Failure: Error>: Subscriber, Cancellable
 
     /// The subscription it was given, while it is alive.
     var subscriptionReference: AnyObject? { condition.withLock { subscriptionObject } }
+
+    /// Whether a subscription came, and the subscription if it is still alive. A subscription that
+    /// came and is already gone (a timer that failed the chain before the test looked, say) was
+    /// freed, which is what a leak check wants to know.
+    var subscriptionSeen: (subscribed: Bool, object: AnyObject?) {
+        condition.withLock { (subscribed, subscriptionObject) }
+    }
 }
 
 /// A one-time event that threads wait for. It is a pthread condition, so the thread sanitizer sees
@@ -925,7 +932,15 @@ final class StressLeakProbe: @unchecked Sendable {
     ) {
         watch("source", source)
         watch("subscriber", sink)
-        watch(operatorName, object: sink.subscriptionReference)
+        watchSubscription(operatorName, of: sink)
+    }
+
+    /// Expects the subscription `sink` was given (the operator's object) to be freed. One that came
+    /// and is already gone counts as freed; one that never came is reported, since the test could
+    /// not watch it.
+    func watchSubscription<Input, Failure>(_ name: String, of sink: StressSink<Input, Failure>) {
+        let seen = sink.subscriptionSeen
+        lock.withLock { entries.append(seen.subscribed ? .weak(name, WeakReference(seen.object)) : .missing(name)) }
     }
 
     /// Expects an object of the operator's to be freed. Name it while it is alive: `nil` is reported,
